@@ -1,0 +1,141 @@
+#include "zksim/path.h"
+
+#include <cstdint>
+
+namespace zksim {
+namespace {
+
+// Decodes one UTF-8 sequence at s[i]; returns the code point and advances i.
+// Malformed input decodes as U+FFFD, as Java's decoder would replace it.
+std::uint32_t next_code_point(std::string_view s, std::size_t& i) {
+  const auto byte = [&](std::size_t k) { return static_cast<std::uint8_t>(s[k]); };
+  std::uint8_t b0 = byte(i);
+  if (b0 < 0x80) {
+    ++i;
+    return b0;
+  }
+  int extra = 0;
+  std::uint32_t cp = 0;
+  std::uint32_t min = 0;
+  if ((b0 & 0xE0) == 0xC0) {
+    extra = 1, cp = b0 & 0x1F, min = 0x80;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    extra = 2, cp = b0 & 0x0F, min = 0x800;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    extra = 3, cp = b0 & 0x07, min = 0x10000;
+  } else {
+    ++i;
+    return 0xFFFD;
+  }
+  if (i + static_cast<std::size_t>(extra) >= s.size()) {
+    ++i;
+    return 0xFFFD;
+  }
+  for (int k = 1; k <= extra; ++k) {
+    std::uint8_t b = byte(i + k);
+    if ((b & 0xC0) != 0x80) {
+      ++i;
+      return 0xFFFD;
+    }
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  i += extra + 1;
+  if (cp < min || cp > 0x10FFFF) return 0xFFFD;
+  return cp;
+}
+
+bool forbidden_code_point(std::uint32_t c) {
+  // Java checks UTF-16 units; a code point beyond the BMP is a surrogate pair there.
+  return (c > 0x0000 && c <= 0x001F) || (c >= 0x007F && c <= 0x009F) ||
+         (c >= 0xD800 && c <= 0xF8FF) || (c >= 0xFFF0 && c <= 0xFFFF) || c > 0xFFFF;
+}
+
+}  // namespace
+
+Error validate_path(std::string_view path, bool sequential) noexcept {
+  if (path.empty() || path[0] != '/') return Error::BadArguments;
+  if (path.size() == 1) return Error::Ok;
+  // PathUtils.validatePath(path, isSequential) validates path + "1".
+  bool trailing_slash = path.back() == '/';
+  if (trailing_slash && !sequential) return Error::BadArguments;
+  const std::size_t n = path.size();
+  std::size_t i = 1;
+  char last = '/';
+  while (i < n) {
+    char c = path[i];
+    // The component ends at the next '/', or at the end (where "1" would follow
+    // for a sequential path, so "/a/." + "1" is not relative).
+    bool ends_here = (i + 1 == n && !sequential) || (i + 1 < n && path[i + 1] == '/');
+    if (c == '\0') return Error::BadArguments;
+    if (c == '/' && last == '/') return Error::BadArguments;
+    if (c == '.' && last == '.') {
+      if (path[i - 2] == '/' && ends_here) return Error::BadArguments;
+    } else if (c == '.') {
+      if (path[i - 1] == '/' && ends_here) return Error::BadArguments;
+    }
+    std::size_t start = i;
+    std::uint32_t cp = next_code_point(path, i);
+    if (forbidden_code_point(cp)) return Error::BadArguments;
+    last = path[start];
+    if (i - start > 1) last = 'x';  // a multi-byte character is never '/' or '.'
+  }
+  return Error::Ok;
+}
+
+bool client_accepts_path(std::string_view path, bool sequential) noexcept {
+  // Transcribes isValidPath (zookeeper.c, 3.8): it tests signed chars, so bytes
+  // >= 0x80 pass, and 0x1F passes (its test is c < 0x1f).
+  const std::size_t len = path.size();
+  if (len == 0 || path[0] != '/') return false;
+  if (len == 1) return true;
+  if (path[len - 1] == '/' && !sequential) return false;
+  char last = '/';
+  for (std::size_t i = 1; i < len; last = path[i], ++i) {
+    char c = path[i];
+    bool at_end = i + 1 == len;
+    if (c == 0) return false;
+    if (c == '/' && last == '/') return false;
+    if (c == '.' && last == '.') {
+      if (path[i - 2] == '/' && ((at_end && !sequential) || (!at_end && path[i + 1] == '/'))) {
+        return false;
+      }
+    } else if (c == '.') {
+      if (path[i - 1] == '/' && ((at_end && !sequential) || (!at_end && path[i + 1] == '/'))) {
+        return false;
+      }
+    } else if (c > 0x00 && c < 0x1f) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Result<Path> Path::make(std::string_view text) {
+  if (Error e = validate_path(text); e != Error::Ok) return e;
+  return Path(std::string(text));
+}
+
+std::string_view parent_of(std::string_view path) noexcept {
+  std::size_t slash = path.rfind('/');
+  if (slash == 0 || slash == std::string_view::npos) return path.substr(0, 1);
+  return path.substr(0, slash);
+}
+
+std::string_view name_of(std::string_view path) noexcept {
+  std::size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return path;
+  return path.substr(slash + 1);
+}
+
+Path Path::parent() const { return Path(std::string(parent_of(text_))); }
+
+std::string_view Path::name() const noexcept { return name_of(text_); }
+
+Result<Path> Path::child(std::string_view name) const {
+  if (name.empty() || name.find('/') != std::string_view::npos) return Error::BadArguments;
+  std::string text = is_root() ? "/" : text_ + "/";
+  text.append(name);
+  return make(text);
+}
+
+}  // namespace zksim
