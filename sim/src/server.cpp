@@ -1,0 +1,413 @@
+// Sessions, reads, and the dispatch of requests to transactions.
+#include "server_impl.h"
+
+#include "zksim/path.h"
+
+#include <algorithm>
+
+namespace zksim {
+
+using detail::kNoNode;
+using detail::NodeId;
+
+namespace {
+
+std::int64_t jute_string(const std::string& s) { return 4 + static_cast<std::int64_t>(s.size()); }
+
+std::int64_t jute_acl(const AclList& acl) {
+  std::int64_t n = 4;
+  for (const Acl& a : acl) n += 4 + jute_string(a.id.scheme) + jute_string(a.id.id);
+  return n;
+}
+
+std::int64_t jute_op(const MultiOp& op) {
+  return std::visit(
+      [](const auto& r) -> std::int64_t {
+        using R = std::decay_t<decltype(r)>;
+        if constexpr (std::is_same_v<R, CreateRequest>) {
+          return jute_string(r.path) + jute_string(r.data) + jute_acl(r.acl) + 4 +
+                 (is_ttl(r.mode) ? 8 : 0);
+        } else if constexpr (std::is_same_v<R, SetDataRequest>) {
+          return jute_string(r.path) + jute_string(r.data) + 4;
+        } else {
+          return jute_string(r.path) + 4;
+        }
+      },
+      op);
+}
+
+}  // namespace
+
+std::int64_t wire_size(const Request& request) {
+  constexpr std::int64_t kHeader = 8;       // xid, type
+  constexpr std::int64_t kMultiHeader = 9;  // type, done, err
+  return kHeader + std::visit(
+                       [](const auto& r) -> std::int64_t {
+                         using R = std::decay_t<decltype(r)>;
+                         if constexpr (std::is_same_v<R, CreateRequest> ||
+                                       std::is_same_v<R, SetDataRequest> ||
+                                       std::is_same_v<R, DeleteRequest> ||
+                                       std::is_same_v<R, CheckRequest>) {
+                           return jute_op(MultiOp{r});
+                         } else if constexpr (std::is_same_v<R, MultiRequest>) {
+                           std::int64_t n = kMultiHeader;
+                           for (const MultiOp& op : r.ops) n += kMultiHeader + jute_op(op);
+                           return n;
+                         } else if constexpr (std::is_same_v<R, SetAclRequest>) {
+                           return jute_string(r.path) + jute_acl(r.acl) + 4;
+                         } else if constexpr (std::is_same_v<R, SetWatchesRequest>) {
+                           std::int64_t n = 8;
+                           for (const auto* v : {&r.data, &r.exist, &r.child, &r.persistent,
+                                                 &r.persistent_recursive}) {
+                             n += 4;
+                             for (const std::string& p : *v) n += jute_string(p);
+                           }
+                           return n;
+                         } else if constexpr (std::is_same_v<R, GetEphemeralsRequest>) {
+                           return jute_string(r.prefix);
+                         } else {
+                           return jute_string(r.path) + 4;
+                         }
+                       },
+                       request);
+}
+
+Server::Impl::Impl(ServerConfig c) : cfg(c), sessions(c.tick_ms) {
+  if (cfg.min_session_timeout_ms < 0) cfg.min_session_timeout_ms = 2 * cfg.tick_ms;
+  if (cfg.max_session_timeout_ms < 0) cfg.max_session_timeout_ms = 20 * cfg.tick_ms;
+  // SessionTrackerImpl.initializeNextSessionId at elapsed time 0.
+  next_session = static_cast<std::int64_t>(static_cast<std::uint64_t>(cfg.server_id) << 56);
+  // Every node made by the constructor has the open ACL (index 0); the
+  // config node is read-only (ZOOKEEPER-2014) and its aversion is -1, as
+  // DataTree.addConfigNode's setACL(..., -1) leaves it.
+  acls.intern(open_acl());
+  NodeId config = tree.find("/zookeeper/config");
+  tree.at(config).acl = acls.intern(read_acl());
+  tree.at(config).st.aversion = -1;
+}
+
+Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(config)) {}
+Server::~Server() = default;
+
+const ServerConfig& Server::config() const { return impl_->cfg; }
+
+SessionGrant Server::open_session(int requested_timeout_ms, TimeMs now, std::string client_ip) {
+  Impl& m = *impl_;
+  int timeout = std::clamp(requested_timeout_ms, m.cfg.min_session_timeout_ms,
+                           m.cfg.max_session_timeout_ms);
+  SessionId id{m.next_session++};
+  m.sessions.add(id, timeout, now, std::move(client_ip));
+  return SessionGrant{id, timeout, Zxid{m.next_zxid()}};
+}
+
+Outcome Server::close_session(SessionId session, TimeMs now) {
+  return impl_->kill_session(session, now);
+}
+
+bool Server::touch(SessionId session, TimeMs now) { return impl_->sessions.touch(session, now); }
+
+std::optional<TimeMs> Server::next_expiry() const { return impl_->sessions.next_deadline(); }
+
+std::vector<Outcome> Server::expire_due(TimeMs now) {
+  std::vector<Outcome> out;
+  for (SessionId s : impl_->sessions.due(now)) out.push_back(impl_->kill_session(s, now));
+  return out;
+}
+
+Outcome Server::expire(SessionId session, TimeMs now) { return impl_->kill_session(session, now); }
+
+Error Server::add_auth(SessionId session, const std::string& scheme,
+                       const std::string& credential) {
+  detail::SessionInfo* info = impl_->sessions.find(session);
+  if (!info) return Error::SessionExpired;
+  auto id = detail::authenticate(scheme, credential);
+  if (!id) return id.error();
+  if (std::find(info->auth.begin(), info->auth.end(), *id) == info->auth.end()) {
+    info->auth.push_back(*id);
+  }
+  return Error::Ok;
+}
+
+Outcome Server::apply(SessionId session, const Request& request, TimeMs now, ChildOrder* order) {
+  Impl& m = *impl_;
+  Outcome out;
+  out.zxid = Zxid{m.last_zxid};
+  detail::SessionInfo* info = m.sessions.find(session);
+  if (!info) {
+    out.error = Error::SessionExpired;
+    return out;
+  }
+  if (wire_size(request) > m.cfg.max_request_bytes) {
+    // NIOServerCnxn reads the length first and closes on "Len error".
+    out.error = Error::ConnectionLoss;
+    out.connection_dropped = true;
+    return out;
+  }
+  m.sessions.touch(session, *info, now);
+  const std::vector<Id>& auth = info->auth;
+  auto write = [&](auto&& body) {
+    Impl::Txn t{m.next_zxid(), now, session, &auth, false, {}, {}};
+    out.error = body(t);
+    out.zxid = Zxid{t.zxid};
+    if (out.error == Error::Ok) m.fire(t.triggers, out.notifications);
+  };
+  std::visit(
+      [&](const auto& r) {
+        using R = std::decay_t<decltype(r)>;
+        if constexpr (std::is_same_v<R, CreateRequest>) {
+          write([&](Impl::Txn& t) {
+            CreateResponse c;
+            Error e = m.create(t, r, &c);
+            if (e == Error::Ok) out.response = std::move(c);
+            return e;
+          });
+        } else if constexpr (std::is_same_v<R, DeleteRequest>) {
+          write([&](Impl::Txn& t) { return m.remove(t, r); });
+        } else if constexpr (std::is_same_v<R, SetDataRequest>) {
+          write([&](Impl::Txn& t) {
+            StatResponse s;
+            Error e = m.set_data(t, r, &s.stat);
+            if (e == Error::Ok) out.response = s;
+            return e;
+          });
+        } else if constexpr (std::is_same_v<R, SetAclRequest>) {
+          write([&](Impl::Txn& t) {
+            StatResponse s;
+            Error e = m.set_acl(t, r, &s.stat);
+            if (e == Error::Ok) out.response = s;
+            return e;
+          });
+        } else if constexpr (std::is_same_v<R, CheckRequest>) {
+          write([&](Impl::Txn& t) { return m.check(t, r); });
+        } else if constexpr (std::is_same_v<R, MultiRequest>) {
+          Impl::Txn t{m.next_zxid(), now, session, &auth, true, {}, {}};
+          out = m.multi(t, r);
+        } else if constexpr (std::is_same_v<R, ExistsRequest>) {
+          if (r.path.find('\0') != std::string::npos) {
+            out.error = Error::BadArguments;
+            return;
+          }
+          // DataTree.statNode registers the watch before looking the node up.
+          if (r.watch) m.data_watches.add(r.path, session, detail::WatchMode::Standard);
+          NodeId id = m.tree.find(r.path);
+          if (id == kNoNode) {
+            out.error = Error::NoNode;
+            return;
+          }
+          out.response = StatResponse{m.tree.stat(id)};
+        } else if constexpr (std::is_same_v<R, GetDataRequest>) {
+          NodeId id = m.tree.find(r.path);
+          if (id == kNoNode) {
+            out.error = Error::NoNode;
+            return;
+          }
+          const detail::Node& n = m.tree.at(id);
+          out.error = detail::check_acl(m.acls.get(n.acl), perms::kRead, auth);
+          if (out.error != Error::Ok) return;
+          if (r.watch) m.data_watches.add(r.path, session, detail::WatchMode::Standard);
+          out.response = DataResponse{n.data, m.tree.stat(id)};
+        } else if constexpr (std::is_same_v<R, GetChildrenRequest>) {
+          NodeId id = m.tree.find(r.path);
+          if (id == kNoNode) {
+            out.error = Error::NoNode;
+            return;
+          }
+          out.error = detail::check_acl(m.acls.get(m.tree.at(id).acl), perms::kRead, auth);
+          if (out.error != Error::Ok) return;
+          if (r.watch) m.child_watches.add(r.path, session, detail::WatchMode::Standard);
+          ChildrenResponse c{m.tree.child_names(id), m.tree.stat(id)};
+          if (order) order->arrange(c.children);
+          out.response = std::move(c);
+        } else if constexpr (std::is_same_v<R, GetAllChildrenNumberRequest>) {
+          NodeId id = m.tree.find(r.path);
+          if (id == kNoNode) {
+            out.error = Error::NoNode;
+            return;
+          }
+          out.error = detail::check_acl(m.acls.get(m.tree.at(id).acl), perms::kRead, auth);
+          if (out.error != Error::Ok) return;
+          out.response = CountResponse{static_cast<std::int32_t>(m.tree.count_descendants(id))};
+        } else if constexpr (std::is_same_v<R, GetEphemeralsRequest>) {
+          PathsResponse p;
+          std::string_view prefix = r.prefix;
+          while (!prefix.empty() && prefix.front() == ' ') prefix.remove_prefix(1);
+          while (!prefix.empty() && prefix.back() == ' ') prefix.remove_suffix(1);
+          bool all = prefix.empty() || prefix == "/";
+          for (const std::string& path : info->ephemerals) {
+            if (all || path.starts_with(r.prefix)) p.paths.push_back(path);
+          }
+          out.response = std::move(p);
+        } else if constexpr (std::is_same_v<R, SyncRequest>) {
+          out.response = SyncResponse{r.path};
+        } else if constexpr (std::is_same_v<R, GetAclRequest>) {
+          NodeId id = m.tree.find(r.path);
+          if (id == kNoNode) {
+            out.error = Error::NoNode;
+            return;
+          }
+          const AclList& acl = m.acls.get(m.tree.at(id).acl);
+          out.error = detail::check_acl(acl, perms::kRead | perms::kAdmin, auth);
+          if (out.error != Error::Ok) return;
+          AclResponse a{acl, m.tree.stat(id)};
+          if (detail::check_acl(acl, perms::kAdmin, auth) != Error::Ok) {
+            // Without ADMIN the digest hashes are hidden: "user:x".
+            for (Acl& entry : a.acl) {
+              if (entry.id.scheme == "digest") {
+                entry.id.id = entry.id.id.substr(0, entry.id.id.find(':')) + ":x";
+              }
+            }
+          }
+          out.response = std::move(a);
+        } else if constexpr (std::is_same_v<R, AddWatchRequest>) {
+          auto mode = r.mode == AddWatchMode::Persistent ? detail::WatchMode::Persistent
+                                                         : detail::WatchMode::PersistentRecursive;
+          m.data_watches.add(r.path, session, mode);
+          m.child_watches.add(r.path, session, mode);
+        } else if constexpr (std::is_same_v<R, RemoveWatchesRequest>) {
+          bool removed = false;
+          if (r.type != WatcherType::Data) removed |= m.child_watches.remove(r.path, session);
+          if (r.type != WatcherType::Children) removed |= m.data_watches.remove(r.path, session);
+          if (!removed) out.error = Error::NoWatcher;
+        } else if constexpr (std::is_same_v<R, SetWatchesRequest>) {
+          auto event = [&](EventType type, const std::string& path) {
+            out.notifications.push_back(
+                Notification{session, WatchedEvent{type, KeeperState::SyncConnected, path}});
+          };
+          for (const std::string& path : r.data) {
+            NodeId id = m.tree.find(path);
+            if (id == kNoNode) {
+              event(EventType::NodeDeleted, path);
+            } else if (m.tree.at(id).st.mzxid > r.relative_zxid) {
+              event(EventType::NodeDataChanged, path);
+            } else {
+              m.data_watches.add(path, session, detail::WatchMode::Standard);
+            }
+          }
+          for (const std::string& path : r.exist) {
+            if (m.tree.find(path) != kNoNode) {
+              event(EventType::NodeCreated, path);
+            } else {
+              m.data_watches.add(path, session, detail::WatchMode::Standard);
+            }
+          }
+          for (const std::string& path : r.child) {
+            NodeId id = m.tree.find(path);
+            if (id == kNoNode) {
+              event(EventType::NodeDeleted, path);
+            } else if (m.tree.at(id).st.pzxid > r.relative_zxid) {
+              event(EventType::NodeChildrenChanged, path);
+            } else {
+              m.child_watches.add(path, session, detail::WatchMode::Standard);
+            }
+          }
+          for (const std::string& path : r.persistent) {
+            m.child_watches.add(path, session, detail::WatchMode::Persistent);
+            m.data_watches.add(path, session, detail::WatchMode::Persistent);
+          }
+          for (const std::string& path : r.persistent_recursive) {
+            m.child_watches.add(path, session, detail::WatchMode::PersistentRecursive);
+            m.data_watches.add(path, session, detail::WatchMode::PersistentRecursive);
+          }
+        }
+      },
+      request);
+  return out;
+}
+
+std::vector<Outcome> Server::reap(TimeMs now) {
+  Impl& m = *impl_;
+  // ContainerManager.getCandidates, then one deleteContainer request each.
+  std::vector<std::string> candidates;
+  for (const std::string& path : m.containers) {
+    const detail::Node& n = m.tree.at(m.tree.find(path));
+    if (!n.children.empty()) continue;
+    if (n.st.cversion > 0) {
+      candidates.push_back(path);
+    } else if (m.cfg.container_max_never_used_ms != 0 &&
+               now - n.st.mtime > m.cfg.container_max_never_used_ms) {
+      candidates.push_back(path);
+    }
+  }
+  for (const std::string& path : m.ttls) {
+    const detail::Node& n = m.tree.at(m.tree.find(path));
+    if (!n.children.empty()) continue;
+    std::int64_t ttl = n.st.ephemeral_owner & ~kTtlOwnerMask;
+    if (ttl != 0 && now - n.st.mtime > ttl) candidates.push_back(path);
+  }
+  std::sort(candidates.begin(), candidates.end());
+  std::vector<Outcome> out;
+  const std::vector<Id> no_auth;
+  for (const std::string& path : candidates) {
+    Impl::Txn t{m.next_zxid(), now, SessionId{0}, &no_auth, false, {}, {}};
+    Outcome o;
+    o.error = m.remove_extended(t, path);
+    o.zxid = Zxid{t.zxid};
+    if (o.error == Error::Ok) m.fire(t.triggers, o.notifications);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+Zxid Server::last_zxid() const { return Zxid{impl_->last_zxid}; }
+
+bool Server::session_alive(SessionId session) const {
+  return impl_->sessions.find(session) != nullptr;
+}
+
+std::vector<SessionId> Server::sessions() const { return impl_->sessions.ids(); }
+
+int Server::session_timeout_ms(SessionId session) const {
+  const detail::SessionInfo* info = impl_->sessions.find(session);
+  return info ? info->timeout_ms : 0;
+}
+
+std::vector<std::string> Server::ephemerals(SessionId session) const {
+  const detail::SessionInfo* info = impl_->sessions.find(session);
+  if (!info) return {};
+  return {info->ephemerals.begin(), info->ephemerals.end()};
+}
+
+std::optional<NodeView> Server::node(const std::string& path) const {
+  NodeId id = impl_->tree.find(path);
+  if (id == kNoNode) return std::nullopt;
+  const detail::Node& n = impl_->tree.at(id);
+  return NodeView{path, n.data, impl_->tree.stat(id), impl_->acls.get(n.acl)};
+}
+
+std::vector<std::string> Server::children(const std::string& path) const {
+  NodeId id = impl_->tree.find(path);
+  if (id == kNoNode) return {};
+  return impl_->tree.child_names(id);
+}
+
+std::size_t Server::node_count() const { return impl_->tree.size(); }
+
+std::size_t Server::watch_count() const {
+  return impl_->data_watches.size() + impl_->child_watches.size();
+}
+
+std::vector<std::string> Server::watches_of(SessionId session) const {
+  std::vector<std::string> out;
+  auto describe = [&](const char* standard, const detail::WatchManager& w) {
+    for (const auto& [path, mode] : w.of_session(session)) {
+      const char* kind = mode == detail::WatchMode::Standard     ? standard
+                         : mode == detail::WatchMode::Persistent ? "persistent"
+                                                                 : "recursive";
+      out.push_back(std::string(kind) + " " + path);
+    }
+  };
+  describe("data", impl_->data_watches);
+  describe("child", impl_->child_watches);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Error Server::force_cversion(const std::string& path, std::int32_t cversion) {
+  NodeId id = impl_->tree.find(path);
+  if (id == kNoNode) return Error::NoNode;
+  impl_->tree.at(id).st.cversion = cversion;
+  return Error::Ok;
+}
+
+}  // namespace zksim

@@ -1,0 +1,51 @@
+// One of ZooKeeper's two watch managers (data watches or child watches),
+// with 3.8's rules: per (session, path) one mode, the last one set wins;
+// a trigger reaches each session at most once; standard watches are
+// one-shot; recursive watches also fire for descendants but never with
+// NodeChildrenChanged.
+#pragma once
+
+#include "data_tree.h"
+#include "zksim/types.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace zksim::detail {
+
+enum class WatchMode : std::uint8_t { Standard, Persistent, PersistentRecursive };
+
+class WatchManager {
+ public:
+  void add(std::string_view path, SessionId session, WatchMode mode);
+  // Sessions to notify of `type` at `path`, ascending, minus `suppress`
+  // (sorted). Fired one-shot watches are removed. Returns every watcher
+  // found, suppressed ones included (ZooKeeper's "processed" set).
+  std::vector<SessionId> trigger(std::string_view path, EventType type,
+                                 const std::vector<SessionId>& suppress,
+                                 std::vector<SessionId>& notify);
+  // removeWatcher: true if the session had a watch on exactly `path`.
+  bool remove(std::string_view path, SessionId session);
+  // containsWatcher: a watch on `path`, or a recursive one on an ancestor.
+  bool contains(std::string_view path, SessionId session) const;
+  void remove_session(SessionId session);
+
+  std::size_t size() const { return count_; }
+  // (path, mode) of every watch the session holds, by path.
+  std::vector<std::pair<std::string, WatchMode>> of_session(SessionId session) const;
+
+ private:
+  struct Entry {
+    SessionId session;
+    WatchMode mode;
+  };
+  std::unordered_map<std::string, std::vector<Entry>, StringHash, std::equal_to<>> table_;
+  std::map<SessionId, std::set<std::string, std::less<>>> by_session_;
+  std::size_t count_ = 0;
+  std::size_t recursive_ = 0;
+};
+
+}  // namespace zksim::detail
