@@ -51,6 +51,14 @@ struct Server::Impl {
     std::vector<Undo> undo;
   };
 
+  // Reads and watch registration (server_read.cpp); no zxid.
+  using ReadRequest = Request;
+  void read(SessionId session, const detail::SessionInfo& info, const ReadRequest& r,
+            ChildOrder* order, Outcome& out);
+  void set_watches(SessionId session, const SetWatchesRequest& r, Outcome& out);
+  detail::NodeId readable(const std::string& path, int perm, const std::vector<Id>& auth,
+                          Outcome& out) const;
+
   // Transactions (server_write.cpp). Each returns the op's error; on error
   // nothing has changed.
   Error create(Txn& t, const CreateRequest& r, CreateResponse* out);
