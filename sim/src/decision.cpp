@@ -1,7 +1,5 @@
 #include "zksim/decision.h"
 
-#include <cassert>
-
 namespace zksim {
 namespace {
 
@@ -32,9 +30,7 @@ std::uint64_t SeededDecisions::next_u64() {
   return result;
 }
 
-std::uint32_t SeededDecisions::pick(std::uint32_t n) {
-  assert(n >= 1);
-  if (n == 1) return 0;
+std::uint32_t SeededDecisions::choose(std::uint32_t n) {
   // Rejection sampling: drop the top 2^64 mod n values so every residue is
   // equally likely.
   const std::uint64_t threshold = (0 - static_cast<std::uint64_t>(n)) % n;
@@ -44,8 +40,7 @@ std::uint32_t SeededDecisions::pick(std::uint32_t n) {
   }
 }
 
-std::uint32_t ListDecisions::pick(std::uint32_t n) {
-  assert(n >= 1);
+std::uint32_t ListDecisions::choose(std::uint32_t n) {
   if (next_ >= list_.size()) {
     ++next_;
     return 0;
@@ -53,7 +48,7 @@ std::uint32_t ListDecisions::pick(std::uint32_t n) {
   return list_[next_++] % n;
 }
 
-std::uint32_t RecordingDecisions::pick(std::uint32_t n) {
+std::uint32_t RecordingDecisions::choose(std::uint32_t n) {
   std::uint32_t c = inner_.pick(n);
   choices_.push_back(c);
   return c;
@@ -65,8 +60,7 @@ std::vector<std::uint32_t> RecordingDecisions::recorded() const {
   return out;
 }
 
-std::uint32_t DfsDecisions::pick(std::uint32_t n) {
-  assert(n >= 1);
+std::uint32_t DfsDecisions::choose(std::uint32_t n) {
   std::size_t i = trail_.size();
   std::uint32_t c = i < prefix_.size() ? prefix_[i] : 0;
   if (c >= n) c = n - 1;  // the run diverged from the one that set the prefix

@@ -108,6 +108,12 @@ bool Server::touch(SessionId session, TimeMs now) { return impl_->sessions.touch
 
 std::optional<TimeMs> Server::next_expiry() const { return impl_->sessions.next_deadline(); }
 
+std::optional<TimeMs> Server::deadline(SessionId session) const {
+  const detail::SessionInfo* info = impl_->sessions.find(session);
+  if (!info) return std::nullopt;
+  return info->deadline;
+}
+
 std::vector<Outcome> Server::expire_due(TimeMs now) {
   std::vector<Outcome> out;
   for (SessionId s : impl_->sessions.due(now)) out.push_back(impl_->kill_session(s, now));

@@ -13,8 +13,13 @@ namespace zksim {
 class DecisionSource {
  public:
   virtual ~DecisionSource() = default;
-  // A choice in [0, n). REQUIRES: n >= 1. pick(1) is always 0.
-  virtual std::uint32_t pick(std::uint32_t n) = 0;
+  // A choice in [0, n). REQUIRES: n >= 1. pick(1) is 0 and is not a
+  // decision: no implementation sees it, so a list holds only real choices.
+  std::uint32_t pick(std::uint32_t n) { return n <= 1 ? 0 : choose(n); }
+
+ protected:
+  // REQUIRES: n >= 2.
+  virtual std::uint32_t choose(std::uint32_t n) = 0;
 };
 
 // xoshiro256** seeded through splitmix64, with our own unbiased bounded
@@ -23,7 +28,7 @@ class DecisionSource {
 class SeededDecisions final : public DecisionSource {
  public:
   explicit SeededDecisions(std::uint64_t seed);
-  std::uint32_t pick(std::uint32_t n) override;
+  std::uint32_t choose(std::uint32_t n) override;
   std::uint64_t next_u64();
 
  private:
@@ -35,7 +40,7 @@ class SeededDecisions final : public DecisionSource {
 class ListDecisions final : public DecisionSource {
  public:
   explicit ListDecisions(std::vector<std::uint32_t> list) : list_(std::move(list)) {}
-  std::uint32_t pick(std::uint32_t n) override;
+  std::uint32_t choose(std::uint32_t n) override;
   std::size_t used() const { return next_; }
 
  private:
@@ -48,7 +53,7 @@ class ListDecisions final : public DecisionSource {
 class RecordingDecisions final : public DecisionSource {
  public:
   explicit RecordingDecisions(DecisionSource& inner) : inner_(inner) {}
-  std::uint32_t pick(std::uint32_t n) override;
+  std::uint32_t choose(std::uint32_t n) override;
   // The choices made so far; trailing zeros trimmed, since a replay pads with 0.
   std::vector<std::uint32_t> recorded() const;
 
@@ -68,7 +73,7 @@ class RecordingDecisions final : public DecisionSource {
 class DfsDecisions final : public DecisionSource {
  public:
   explicit DfsDecisions(std::size_t max_depth) : max_depth_(max_depth) {}
-  std::uint32_t pick(std::uint32_t n) override;
+  std::uint32_t choose(std::uint32_t n) override;
   bool advance();
   std::uint64_t runs() const { return runs_; }
   const std::vector<std::uint32_t>& current() const { return prefix_; }

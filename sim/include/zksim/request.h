@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -88,6 +89,25 @@ using Request =
                  GetDataRequest, GetChildrenRequest, GetEphemeralsRequest,
                  GetAllChildrenNumberRequest, SyncRequest, GetAclRequest, SetAclRequest,
                  AddWatchRequest, RemoveWatchesRequest, SetWatchesRequest, MultiRequest>;
+
+namespace detail {
+template <class T, class V>
+struct IndexIn;
+template <class T, class... Ts>
+struct IndexIn<T, std::variant<Ts...>> {
+  static constexpr std::int32_t value = [] {
+    constexpr bool same[] = {std::is_same_v<T, Ts>...};
+    for (std::int32_t i = 0; i < static_cast<std::int32_t>(sizeof...(Ts)); ++i) {
+      if (same[i]) return i;
+    }
+    return -1;
+  }();
+};
+}  // namespace detail
+
+// The index of a request type in Request: the "kind" traces and faults use.
+template <class T>
+inline constexpr std::int32_t request_kind = detail::IndexIn<T, Request>::value;
 
 struct CreateResponse {
   std::string path;  // with the sequential suffix, if any

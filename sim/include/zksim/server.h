@@ -100,6 +100,8 @@ class Server {
   bool touch(SessionId session, TimeMs now);
   // The earliest deadline of a live session, for lazy scheduling.
   std::optional<TimeMs> next_expiry() const;
+  // When the session expires unless it is heard from; nullopt if not alive.
+  std::optional<TimeMs> deadline(SessionId session) const;
   // Expires every session whose deadline is <= now, one transaction each.
   std::vector<Outcome> expire_due(TimeMs now);
   // Expires one session now, whatever its deadline (a fault).

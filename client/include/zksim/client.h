@@ -1,0 +1,93 @@
+// The client interface recipes are written against. Two backends implement
+// it: the simulated client (zksim::World) and, later, one over ZooKeeper's C
+// client. A recipe cannot tell which one it runs on.
+//
+// Semantics are the C client's (3.8): paths are checked before sending
+// (BadArguments); a request in flight when the connection drops completes
+// with ConnectionLoss, whether or not the server applied it; after the
+// session expired or the handle was closed every call returns InvalidState.
+// Watch callbacks and session events run on the backend's one thread.
+//
+//   zksim::Task<> example(zksim::Client& zk) {
+//     auto made = co_await zk.create("/lock/n-", "", CreateMode::EphemeralSequential);
+//     if (!made) co_return;                        // made.error() says why
+//     zksim::Signal gone;
+//     auto st = co_await zk.exists(made->path, signal_watcher(gone));
+//     co_await gone.wait();                        // NodeDeleted arrived
+//   }
+#pragma once
+
+#include "zksim/request.h"
+#include "zksim/result.h"
+#include "zksim/task.h"
+#include "zksim/types.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace zksim {
+
+// Called once for a watch event on the path it was set on (one-shot), and
+// for every session event while it is registered (type None, state set).
+using Watcher = std::function<void(const WatchedEvent&)>;
+
+// A Watcher that sets `s` on the first event of any kind.
+inline Watcher signal_watcher(Signal s) {
+  return [s](const WatchedEvent&) mutable { s.set(); };
+}
+
+// The client handle's own view of its session.
+enum class SessionState {
+  Connecting,  // not yet connected, or reconnecting after a disconnect
+  Connected,
+  Expired,     // final: the server expired the session
+  Closed,      // final: close() was called, or the process crashed
+};
+
+// A multi's outcome: `error` is the first failing op's error (Ok if all
+// succeeded) and `results` has one entry per op (empty if the request never
+// got an answer, e.g. ConnectionLoss).
+struct MultiResult {
+  Error error = Error::Ok;
+  std::vector<OpResult> results;
+};
+
+class Client {
+ public:
+  virtual ~Client() = default;
+
+  virtual Task<Result<CreateResponse>> create(std::string path, std::string data,
+                                              CreateMode mode, AclList acl = open_acl(),
+                                              std::int64_t ttl_ms = -1) = 0;
+  virtual Task<Result<void>> remove(std::string path, Version version = kAnyVersion) = 0;
+  // NoNode when absent; a watcher is then registered for the node's creation.
+  virtual Task<Result<Stat>> exists(std::string path, Watcher watcher = {}) = 0;
+  virtual Task<Result<DataResponse>> get_data(std::string path, Watcher watcher = {}) = 0;
+  virtual Task<Result<Stat>> set_data(std::string path, std::string data,
+                                      Version version = kAnyVersion) = 0;
+  // Children in no particular order (the simulator chooses one).
+  virtual Task<Result<ChildrenResponse>> get_children(std::string path, Watcher watcher = {}) = 0;
+  virtual Task<MultiResult> multi(std::vector<MultiOp> ops) = 0;
+  virtual Task<Result<void>> sync(std::string path) = 0;
+  // A persistent (or persistent recursive) watch; `watcher` is called for
+  // every event until the session ends.
+  virtual Task<Result<void>> add_watch(std::string path, AddWatchMode mode, Watcher watcher) = 0;
+  // Closes the session: its ephemerals go at once. Pending calls fail.
+  virtual Task<Result<void>> close() = 0;
+
+  virtual SessionState state() const = 0;
+  // 0 until the first connection is established.
+  virtual SessionId session_id() const = 0;
+  // The default watcher: receives every session event.
+  virtual void set_default_watcher(Watcher watcher) = 0;
+
+  // The backend's clock (simulated or real), in ms, for timeouts.
+  virtual TimeMs now() const = 0;
+  // Resumes after `ms` of the backend's time.
+  virtual Task<void> sleep(TimeMs ms) = 0;
+  // Adds a line to the trace (simulator) or the log (real server).
+  virtual void annotate(std::string text) = 0;
+};
+
+}  // namespace zksim

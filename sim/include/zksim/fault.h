@@ -1,0 +1,61 @@
+// Faults the simulated world can inject: scripted (at a time, or on the nth
+// matching request of a client) or drawn by a seeded nemesis at a rate per
+// class. Each class models something a real deployment does to a client.
+#pragma once
+
+#include "zksim/types.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace zksim {
+
+enum class FaultKind : std::int32_t {
+  // The connection breaks before the request reaches the server: not applied.
+  DropBeforeApply = 0,
+  // The server applies the request, then the connection breaks: the reply
+  // (and any watch event queued before it) is lost; the client sees ConnectionLoss.
+  DropAfterApply = 1,
+  // The server expires the session now, while the client thinks it is fine;
+  // the client learns of it only through its connection.
+  ExpireSession = 2,
+  // The client stops (no pings, no processing) for `duration_ms`: a GC pause.
+  Pause = 3,
+  // The client's process dies; its session lingers until it times out.
+  Crash = 4,
+  // The next message to the client arrives `duration_ms` late (FIFO kept).
+  Delay = 5,
+};
+inline constexpr int kFaultKinds = 6;
+
+// Which requests a request-triggered fault counts.
+struct RequestMatch {
+  std::int32_t kind = -1;      // index in Request; -1: any
+  std::string path_prefix;     // "" matches every path
+};
+
+struct ScriptedFault {
+  FaultKind kind = FaultKind::DropBeforeApply;
+  std::int32_t client = 0;               // the client's id in the world
+  std::optional<TimeMs> at;              // fire at this simulated time...
+  std::optional<RequestMatch> on;        // ...or when the client's nth matching request
+  std::int32_t nth = 1;                  //    reaches the server (1-based)
+  TimeMs duration_ms = 0;                // Pause, Delay
+};
+
+// Per-request probabilities, in thousandths, of each fault class striking
+// the client whose request reaches the server. All zero: no nemesis.
+struct NemesisRates {
+  std::uint32_t per_mille[kFaultKinds] = {0, 0, 0, 0, 0, 0};
+  TimeMs pause_ms = 0;   // how long a random Pause lasts
+  TimeMs delay_ms = 0;   // how late a random Delay makes the next message
+  bool any() const {
+    for (std::uint32_t r : per_mille) {
+      if (r) return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace zksim

@@ -1,0 +1,66 @@
+// The trace of a simulated run: every request, response, watch event, state
+// change, fault and annotation, with simulated time, client, session and
+// zxid. Events are structured (no formatting on the hot path); the run's
+// hash folds in every field of every event, so two runs with equal hashes
+// did the same things at the same times.
+#pragma once
+
+#include "zksim/types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zksim {
+
+enum class TraceKind : std::uint8_t {
+  Request,     // a client sent a request; code = request kind
+  Response,    // a client got a reply; code = error, code2 = request kind
+  Watch,       // a client got a watch event; code = EventType, zxid = the txn behind it
+  State,       // a client's session state changed; code = SessionState
+  Fault,       // a fault was injected; code = FaultKind
+  Server,      // the server acted on its own: code = ServerAction
+  Annotation,  // a recipe or workload wrote `detail`
+};
+
+enum class ServerAction : std::int32_t { SessionOpened, SessionExpired, SessionClosed, Reaped };
+
+struct TraceEvent {
+  TimeMs time = 0;
+  TraceKind kind = TraceKind::Annotation;
+  std::int32_t client = -1;  // -1: the server
+  SessionId session;
+  std::int64_t zxid = 0;
+  std::int32_t code = 0;
+  std::int32_t code2 = 0;
+  std::uint32_t xid = 0;     // request id within the client, for Request and Response
+  std::string path;
+  std::string detail;
+};
+
+class Trace {
+ public:
+  // With keep_events = false only the hash and the count are kept (benchmarks).
+  explicit Trace(bool keep_events = true) : keep_(keep_events) {}
+
+  void add(TraceEvent e);
+  std::uint64_t hash() const { return hash_; }
+  std::size_t size() const { return count_; }
+  const std::vector<TraceEvent>& events() const { return events_; }
+  // One line per event: "t=12 c1 0x..01 z=0x5 response create /a ZOK".
+  std::string render() const;
+  static std::string render(const TraceEvent& e);
+
+ private:
+  bool keep_;
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;  // FNV-1a offset basis
+  std::size_t count_ = 0;
+  std::vector<TraceEvent> events_;
+};
+
+// Names used in the rendering of request kinds (the index of the Request
+// variant): "create", "delete", ...
+std::string_view request_kind_name(std::int32_t kind);
+std::string_view fault_kind_name(std::int32_t kind);
+
+}  // namespace zksim

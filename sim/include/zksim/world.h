@@ -1,0 +1,89 @@
+// The simulated world: one ZooKeeper server, clients talking to it over
+// simulated connections, simulated time, injected faults, and a trace.
+// Every nondeterministic choice (message delays, the order of getChildren
+// results, the nemesis) is a pick() on the one DecisionSource, so the same
+// decisions replay the same run, byte for byte.
+//
+//   zksim::SeededDecisions decisions(7);
+//   zksim::World world({}, decisions);
+//   zksim::Client& a = world.open("a");
+//   world.spawn(a, my_recipe(a));          // a zksim::Task<>
+//   world.run_until(10'000);               // simulated ms
+//   world.trace().hash();
+//
+// Kept: one order of writes; per-connection FIFO both ways; a watch event
+// reaches its client before any later response on that connection; time
+// never goes back. Explored: message delays (so the order in which
+// different sessions' requests reach the server), getChildren order, faults.
+#pragma once
+
+#include "zksim/client.h"
+#include "zksim/decision.h"
+#include "zksim/fault.h"
+#include "zksim/server.h"
+#include "zksim/task.h"
+#include "zksim/trace.h"
+
+#include <memory>
+#include <string>
+
+namespace zksim {
+
+struct WorldConfig {
+  ServerConfig server{.tick_ms = 200};
+  TimeMs latency_ms = 1;            // one-way delay of every message
+  // Each message is late by pick(delay_choices) * latency_ms more (1: never).
+  std::uint32_t delay_choices = 3;
+  TimeMs reconnect_delay_ms = 10;   // after a disconnect, before reconnecting
+  TimeMs container_check_ms = 1000; // znode.container.checkIntervalMs
+  NemesisRates nemesis;
+  bool keep_trace = true;           // false: hash only (benchmarks)
+};
+
+class World {
+ public:
+  World(WorldConfig config, DecisionSource& decisions);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // A new client handle with a new session, starting to connect now. Clients
+  // of the same `process` crash together; -1 gives the client its own.
+  Client& open(std::string name, int session_timeout_ms = 4000, int process = -1);
+  // Another handle on the same session (threads of one process sharing a
+  // zhandle): same session, own default watcher and name.
+  Client& share(Client& client, std::string name);
+  // The id a client has in faults and the trace.
+  int id(const Client& client) const;
+  int client_count() const;
+  Client& client(int id);
+
+  // Runs `task` on behalf of `owner`; if the owner's process crashes, or the
+  // world ends, the task is destroyed where it is suspended.
+  void spawn(Client& owner, Task<> task);
+  // How many spawned tasks have not finished.
+  int running_tasks() const;
+
+  // Processes events in (time, sequence) order until simulated time `t`.
+  void run_until(TimeMs t);
+  // Runs until every spawned task finished (true) or time `limit` (false).
+  bool run_until_done(TimeMs limit);
+  TimeMs now() const;
+
+  Server& server();
+  const Trace& trace() const;
+  DecisionSource& decisions();
+
+  // Faults, now or scripted.
+  void schedule(const ScriptedFault& fault);
+  void inject(FaultKind kind, int client, TimeMs duration_ms = 0);
+  // The next sequential suffix under `path` (e.g. near 2^31).
+  Error set_sequence_counter(const std::string& path, std::int32_t value);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace zksim

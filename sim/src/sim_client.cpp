@@ -1,0 +1,454 @@
+// The client library side of the simulated world, after ZooKeeper's C
+// client (3.8): request queues, watch tables and their activation rules,
+// session events, disconnect and reconnect with setWatches, expiry.
+#include "world_impl.h"
+
+#include "zksim/path.h"
+
+#include <algorithm>
+
+namespace zksim {
+namespace {
+
+// Awaits one request; lives in the calling coroutine's frame, so the
+// PendingOp's address is stable while it is registered with the handle.
+struct OpAwaiter {
+  World::Impl& w;
+  Handle& h;
+  PendingOp op;
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<> c) {
+    op.waiter = c;
+    return w.submit(h, op, std::move(op.request));
+  }
+  Outcome await_resume() { return std::move(*op.result); }
+  OpAwaiter(World::Impl& world, Handle& handle) : w(world), h(handle) {}
+  OpAwaiter(const OpAwaiter&) = delete;
+  OpAwaiter& operator=(const OpAwaiter&) = delete;
+  ~OpAwaiter() {
+    if (!op.result) w.forget(h, op);  // destroyed while waiting: a crash
+  }
+};
+
+struct SleepAwaiter {
+  World::Impl& w;
+  Handle& h;
+  TimeMs until;
+  std::uint64_t call = 0;
+  std::coroutine_handle<> c;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> waiter) {
+    c = waiter;
+    arm(until);
+  }
+  void arm(TimeMs t) {
+    call = w.call_at(t, [this] {
+      call = 0;
+      if (h.crashed) return;
+      if (w.paused(h)) return arm(h.paused_until);  // a paused process runs nothing
+      c.resume();
+    });
+  }
+  void await_resume() const noexcept {}
+  ~SleepAwaiter() {
+    if (call) w.cancel_call(call);
+  }
+};
+
+bool valid_paths(const Request& r) {
+  return std::visit(
+      [](const auto& q) -> bool {
+        using Q = std::decay_t<decltype(q)>;
+        if constexpr (std::is_same_v<Q, CreateRequest>) {
+          return client_accepts_path(q.path, is_sequential(q.mode));
+        } else if constexpr (std::is_same_v<Q, MultiRequest>) {
+          for (const MultiOp& op : q.ops) {
+            if (!std::visit([](const auto& o) { return valid_paths(Request{o}); }, op)) return false;
+          }
+          return true;
+        } else if constexpr (std::is_same_v<Q, SetWatchesRequest> ||
+                             std::is_same_v<Q, GetEphemeralsRequest>) {
+          return true;
+        } else {
+          return client_accepts_path(q.path);
+        }
+      },
+      r);
+}
+
+}  // namespace
+
+// --- Client interface ---
+
+Task<Outcome> SimClient::call(Request request, std::string path, Watcher watcher,
+                              bool recursive) {
+  OpAwaiter a(w_, h_);
+  a.op.kind = static_cast<std::int32_t>(request.index());
+  a.op.path = std::move(path);
+  a.op.watcher = std::move(watcher);
+  a.op.recursive = recursive;
+  a.op.view = id_;
+  a.op.request = std::move(request);
+  co_return co_await a;
+}
+
+Task<Result<CreateResponse>> SimClient::create(std::string path, std::string data,
+                                               CreateMode mode, AclList acl,
+                                               std::int64_t ttl_ms) {
+  std::string p = path;
+  Request r = CreateRequest{std::move(path), std::move(data), std::move(acl), mode, ttl_ms};
+  Outcome o = co_await call(std::move(r), std::move(p));
+  if (o.error != Error::Ok) co_return o.error;
+  co_return std::get<CreateResponse>(std::move(o.response));
+}
+
+Task<Result<void>> SimClient::remove(std::string path, Version version) {
+  std::string p = path;
+  Request r = DeleteRequest{std::move(path), version};
+  Outcome o = co_await call(std::move(r), std::move(p));
+  co_return Result<void>(o.error);
+}
+
+Task<Result<Stat>> SimClient::exists(std::string path, Watcher watcher) {
+  bool watch = static_cast<bool>(watcher);
+  std::string p = path;
+  Request r = ExistsRequest{std::move(path), watch};
+  Outcome o = co_await call(std::move(r), std::move(p), std::move(watcher));
+  if (o.error != Error::Ok) co_return o.error;
+  co_return std::get<StatResponse>(o.response).stat;
+}
+
+Task<Result<DataResponse>> SimClient::get_data(std::string path, Watcher watcher) {
+  bool watch = static_cast<bool>(watcher);
+  std::string p = path;
+  Request r = GetDataRequest{std::move(path), watch};
+  Outcome o = co_await call(std::move(r), std::move(p), std::move(watcher));
+  if (o.error != Error::Ok) co_return o.error;
+  co_return std::get<DataResponse>(std::move(o.response));
+}
+
+Task<Result<Stat>> SimClient::set_data(std::string path, std::string data, Version version) {
+  std::string p = path;
+  Request r = SetDataRequest{std::move(path), std::move(data), version};
+  Outcome o = co_await call(std::move(r), std::move(p));
+  if (o.error != Error::Ok) co_return o.error;
+  co_return std::get<StatResponse>(o.response).stat;
+}
+
+Task<Result<ChildrenResponse>> SimClient::get_children(std::string path, Watcher watcher) {
+  bool watch = static_cast<bool>(watcher);
+  std::string p = path;
+  Request r = GetChildrenRequest{std::move(path), watch};
+  Outcome o = co_await call(std::move(r), std::move(p), std::move(watcher));
+  if (o.error != Error::Ok) co_return o.error;
+  co_return std::get<ChildrenResponse>(std::move(o.response));
+}
+
+Task<MultiResult> SimClient::multi(std::vector<MultiOp> ops) {
+  std::string p;
+  if (!ops.empty()) p = std::visit([](const auto& op) { return op.path; }, ops.front());
+  Request req = MultiRequest{std::move(ops)};
+  Outcome o = co_await call(std::move(req), std::move(p));
+  MultiResult r;
+  r.error = o.error;
+  if (auto* m = std::get_if<MultiResponse>(&o.response)) r.results = std::move(m->results);
+  co_return r;
+}
+
+Task<Result<void>> SimClient::sync(std::string path) {
+  std::string p = path;
+  Request r = SyncRequest{std::move(path)};
+  Outcome o = co_await call(std::move(r), std::move(p));
+  co_return Result<void>(o.error);
+}
+
+Task<Result<void>> SimClient::add_watch(std::string path, AddWatchMode mode, Watcher watcher) {
+  std::string p = path;
+  Request r = AddWatchRequest{std::move(path), mode};
+  Outcome o = co_await call(std::move(r), std::move(p), std::move(watcher),
+                            mode == AddWatchMode::PersistentRecursive);
+  co_return Result<void>(o.error);
+}
+
+Task<Result<void>> SimClient::close() {
+  if (h_.state == SessionState::Closed || h_.state == SessionState::Expired) {
+    co_return Result<void>();
+  }
+  if (h_.state == SessionState::Connecting) {
+    // Nothing to tell the server: the session lingers until it times out.
+    w_.client_close(h_);
+    w_.set_state(h_, SessionState::Closed);
+    w_.fail_all(h_, Error::Closing);
+    co_return Result<void>();
+  }
+  OpAwaiter a(w_, h_);
+  a.op.close = true;
+  a.op.view = id_;
+  Outcome o = co_await a;
+  co_return Result<void>(o.error == Error::SessionExpired ? Error::Ok : o.error);
+}
+
+Task<void> SimClient::sleep(TimeMs ms) {
+  co_await SleepAwaiter{w_, h_, w_.now + std::max<TimeMs>(ms, 0)};
+}
+
+void SimClient::annotate(std::string text) {
+  w_.record(TraceKind::Annotation, id_, h_.session, 0, 0, 0, 0, {}, std::move(text));
+}
+
+// --- the library ---
+
+bool World::Impl::submit(Handle& h, PendingOp& op, Request request) {
+  if (h.crashed || h.state == SessionState::Closed || h.state == SessionState::Expired) {
+    op.result = Outcome{.error = Error::InvalidState};
+    return false;
+  }
+  if (!op.close && !valid_paths(request)) {
+    op.result = Outcome{.error = Error::BadArguments};
+    return false;
+  }
+  op.xid = h.next_xid++;
+  op.request = std::move(request);
+  if (h.state == SessionState::Connected && h.conn != 0) {
+    h.in_flight[op.xid] = &op;
+    UpMsg msg{op.close ? UpMsg::Close : UpMsg::Req, op.xid, op.view, std::move(op.request)};
+    record(TraceKind::Request, op.view, h.session, 0, op.close ? -1 : op.kind, 0, op.xid, op.path);
+    send_up(h, std::move(msg));
+  } else {
+    op.queued = true;
+    h.queued.push_back(&op);
+  }
+  return true;
+}
+
+void World::Impl::forget(Handle& h, PendingOp& op) {
+  if (op.queued) {
+    auto it = std::find(h.queued.begin(), h.queued.end(), &op);
+    if (it != h.queued.end()) h.queued.erase(it);
+  } else {
+    auto it = h.in_flight.find(op.xid);
+    if (it != h.in_flight.end() && it->second == &op) h.in_flight.erase(it);
+  }
+}
+
+void World::Impl::complete(Handle& h, PendingOp& op, Outcome out) {
+  if (op.watcher) {
+    // activateWatcher: exists registers either way; getData and getChildren
+    // only on success.
+    if (op.kind == request_kind<ExistsRequest> && out.error == Error::Ok) h.node_w[op.path].push_back(op.watcher);
+    if (op.kind == request_kind<ExistsRequest> && out.error == Error::NoNode) h.exist_w[op.path].push_back(op.watcher);
+    if (op.kind == request_kind<GetDataRequest> && out.error == Error::Ok) h.node_w[op.path].push_back(op.watcher);
+    if (op.kind == request_kind<GetChildrenRequest> && out.error == Error::Ok) h.child_w[op.path].push_back(op.watcher);
+    if (op.kind == request_kind<AddWatchRequest> && out.error == Error::Ok) {
+      (op.recursive ? h.recursive_w : h.persistent_w)[op.path].push_back(op.watcher);
+    }
+  }
+  record(TraceKind::Response, op.view, h.session, out.zxid.value, static_cast<int>(out.error),
+         op.close ? -1 : op.kind, op.xid, op.path);
+  op.result = std::move(out);
+  op.waiter.resume();  // may destroy op
+}
+
+void World::Impl::fail_all(Handle& h, Error e) {
+  // Only what was pending now: calls made by the continuations resumed
+  // here wait for the next connection.
+  const std::uint32_t limit = h.next_xid;
+  while (!h.in_flight.empty() && h.in_flight.begin()->first < limit) {
+    PendingOp* op = h.in_flight.begin()->second;
+    h.in_flight.erase(h.in_flight.begin());
+    complete(h, *op, Outcome{.error = e, .zxid = Zxid{h.last_zxid}});
+  }
+  while (!h.queued.empty() && h.queued.front()->xid < limit) {
+    PendingOp* op = h.queued.front();
+    h.queued.pop_front();
+    op->queued = false;
+    complete(h, *op, Outcome{.error = e, .zxid = Zxid{h.last_zxid}});
+  }
+}
+
+void World::Impl::set_state(Handle& h, SessionState s) {
+  if (h.state == s) return;
+  h.state = s;
+  record(TraceKind::State, h.views.front(), h.session, h.last_zxid, static_cast<int>(s));
+}
+
+void World::Impl::connect(Handle& h) {
+  if (h.crashed || h.state == SessionState::Closed || h.state == SessionState::Expired) return;
+  std::uint64_t id = next_conn++;
+  Conn& c = conns[id];
+  c.handle = h.index;
+  h.conn = id;
+  UpMsg msg{UpMsg::Connect, 0, h.views.front(), {}, h.session, h.requested_timeout_ms};
+  send_up(h, std::move(msg));
+}
+
+void World::Impl::disconnected(Handle& h) {
+  if (h.conn) client_close(h);
+  if (h.state != SessionState::Connected && h.state != SessionState::Connecting) return;
+  bool was_connected = h.state == SessionState::Connected;
+  set_state(h, SessionState::Connecting);
+  fail_all(h, Error::ConnectionLoss);
+  if (was_connected) session_event(h, KeeperState::Disconnected);
+  Handle* hp = &h;
+  call_at(now + cfg.reconnect_delay_ms, [this, hp] {
+    if (hp->conn == 0 && hp->state == SessionState::Connecting) connect(*hp);
+  });
+}
+
+void World::Impl::on_down(Handle& h, DownMsg msg) {
+  if (h.crashed) return;
+  if (paused(h)) {
+    h.held.emplace_back(h.conn, std::move(msg));
+    return;
+  }
+  switch (msg.kind) {
+    case DownMsg::ConnectOk: {
+      h.session = msg.session;
+      h.timeout_ms = msg.timeout_ms;
+      handle_of_session[h.session] = h.index;
+      set_state(h, SessionState::Connected);
+      // finalize_session_establishment: setWatches goes first, then what
+      // was queued while connecting, then the SyncConnected event.
+      SetWatchesRequest sw{.relative_zxid = h.last_zxid};
+      for (const auto& [p, ws] : h.node_w) sw.data.push_back(p);
+      for (const auto& [p, ws] : h.exist_w) sw.exist.push_back(p);
+      for (const auto& [p, ws] : h.child_w) sw.child.push_back(p);
+      for (const auto& [p, ws] : h.persistent_w) sw.persistent.push_back(p);
+      for (const auto& [p, ws] : h.recursive_w) sw.persistent_recursive.push_back(p);
+      if (!sw.data.empty() || !sw.exist.empty() || !sw.child.empty() || !sw.persistent.empty() ||
+          !sw.persistent_recursive.empty()) {
+        record(TraceKind::Request, h.views.front(), h.session, 0, request_kind<SetWatchesRequest>, 0, 0, {});
+        send_up(h, UpMsg{UpMsg::Req, 0, h.views.front(), std::move(sw)});
+      }
+      std::deque<PendingOp*> queued;
+      queued.swap(h.queued);
+      for (PendingOp* op : queued) {
+        op->queued = false;
+        h.in_flight[op->xid] = op;
+        record(TraceKind::Request, op->view, h.session, 0, op->close ? -1 : op->kind, 0, op->xid,
+               op->path);
+        send_up(h, UpMsg{op->close ? UpMsg::Close : UpMsg::Req, op->xid, op->view,
+                         std::move(op->request)});
+      }
+      session_event(h, KeeperState::SyncConnected);
+      return;
+    }
+    case DownMsg::ConnectExpired:
+      client_close(h);
+      set_state(h, SessionState::Expired);
+      fail_all(h, Error::SessionExpired);
+      session_event(h, KeeperState::Expired);
+      h.node_w.clear(), h.exist_w.clear(), h.child_w.clear();
+      h.persistent_w.clear(), h.recursive_w.clear();
+      return;
+    case DownMsg::Reply: {
+      h.last_zxid = std::max(h.last_zxid, msg.outcome.zxid.value);
+      auto it = h.in_flight.find(msg.xid);
+      if (it == h.in_flight.end()) return;  // setWatches, or a caller that went away
+      PendingOp* op = it->second;
+      h.in_flight.erase(it);
+      if (op->close) {
+        // The handle is gone before the closer resumes.
+        client_close(h);
+        set_state(h, SessionState::Closed);
+        fail_all(h, Error::Closing);
+      }
+      complete(h, *op, std::move(msg.outcome));
+      return;
+    }
+    case DownMsg::Event:
+      watch_event(h, msg.event, msg.zxid);
+      return;
+    case DownMsg::Closed:
+      disconnected(h);
+      return;
+  }
+}
+
+void World::Impl::session_event(Handle& h, KeeperState state) {
+  WatchedEvent e{EventType::None, state, ""};
+  // Every watcher registered with the handle hears session events, after the
+  // default watchers (collectWatchers for ZOO_SESSION_EVENT); none is removed.
+  std::vector<Watcher> all;
+  for (int v : h.views) {
+    if (clients[v]->default_watcher) all.push_back(clients[v]->default_watcher);
+  }
+  for (auto* table : {&h.node_w, &h.exist_w, &h.child_w, &h.persistent_w, &h.recursive_w}) {
+    for (const auto& [path, ws] : *table) all.insert(all.end(), ws.begin(), ws.end());
+  }
+  for (Watcher& w : all) w(e);
+}
+
+void World::Impl::watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxid) {
+  record(TraceKind::Watch, h.views.front(), h.session, zxid, static_cast<int>(e.type), 0, 0, e.path);
+  std::vector<Watcher> fire;
+  auto take = [&](std::map<std::string, std::vector<Watcher>>& table) {
+    auto it = table.find(e.path);
+    if (it == table.end()) return;
+    for (Watcher& w : it->second) fire.push_back(std::move(w));
+    table.erase(it);
+  };
+  auto keep = [&](const std::map<std::string, std::vector<Watcher>>& table, const std::string& p) {
+    auto it = table.find(p);
+    if (it != table.end()) fire.insert(fire.end(), it->second.begin(), it->second.end());
+  };
+  switch (e.type) {
+    case EventType::NodeCreated:
+    case EventType::NodeDataChanged:
+      take(h.node_w);
+      take(h.exist_w);
+      break;
+    case EventType::NodeChildrenChanged:
+      take(h.child_w);
+      break;
+    case EventType::NodeDeleted:
+      take(h.node_w);
+      take(h.exist_w);
+      take(h.child_w);
+      break;
+    case EventType::None:
+      break;
+  }
+  keep(h.persistent_w, e.path);
+  if (e.type != EventType::NodeChildrenChanged) {
+    for (std::string p = e.path;; p = std::string(parent_of(p))) {
+      keep(h.recursive_w, p);
+      if (p == "/") break;
+    }
+  }
+  for (Watcher& w : fire) w(e);
+}
+
+void World::Impl::pause(Handle& h, TimeMs duration_ms) {
+  if (h.crashed) return;
+  if (!paused(h)) h.pause_start = now;
+  h.paused_until = std::max(h.paused_until, now + duration_ms);
+  go_silent(h, now);
+  Handle* hp = &h;
+  call_at(h.paused_until, [this, hp] { resume(*hp); });
+}
+
+void World::Impl::resume(Handle& h) {
+  if (h.crashed || paused(h)) return;
+  std::deque<std::pair<std::uint64_t, DownMsg>> held;
+  held.swap(h.held);
+  // The I/O thread wakes up and checks its read timeout before reading:
+  // silence longer than 2/3 of the session timeout means a dead connection.
+  if (h.state == SessionState::Connected && now - h.pause_start > h.timeout_ms * 2 / 3) {
+    disconnected(h);
+    return;
+  }
+  if (h.state == SessionState::Connected) go_healthy(h);
+  for (auto& [conn, msg] : held) {
+    if (conn == h.conn) on_down(h, std::move(msg));
+  }
+}
+
+void World::Impl::record(TraceKind kind, int client, SessionId s, std::int64_t zxid,
+                         std::int32_t code, std::int32_t code2, std::uint32_t xid,
+                         std::string path, std::string detail) {
+  trace.add(TraceEvent{now, kind, client, s, zxid, code, code2, xid, std::move(path),
+                       std::move(detail)});
+}
+
+}  // namespace zksim

@@ -1,0 +1,546 @@
+// The simulated world: event loop, network, the server side of connections,
+// lazy pings and expiry, faults, and the World API.
+#include "world_impl.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace zksim {
+namespace {
+
+// getChildren order from the decisions: decision 0 everywhere keeps the
+// server's byte order.
+class DecidedOrder final : public ChildOrder {
+ public:
+  explicit DecidedOrder(DecisionSource& d) : d_(d) {}
+  void arrange(std::vector<std::string>& names) override {
+    const auto n = static_cast<std::uint32_t>(names.size());
+    for (std::uint32_t i = 0; i + 1 < n; ++i) std::swap(names[i], names[i + d_.pick(n - i)]);
+  }
+
+ private:
+  DecisionSource& d_;
+};
+
+std::string request_path(const Request& r) {
+  return std::visit(
+      [](const auto& q) -> std::string {
+        using Q = std::decay_t<decltype(q)>;
+        if constexpr (std::is_same_v<Q, MultiRequest>) {
+          if (q.ops.empty()) return {};
+          return std::visit([](const auto& op) { return op.path; }, q.ops.front());
+        } else if constexpr (std::is_same_v<Q, SetWatchesRequest>) {
+          return {};
+        } else if constexpr (std::is_same_v<Q, GetEphemeralsRequest>) {
+          return q.prefix;
+        } else {
+          return q.path;
+        }
+      },
+      r);
+}
+
+// A spawned task's owner: destroys itself when the task finishes.
+struct RootTask {
+  struct promise_type {
+    World::Impl* world = nullptr;
+    std::uint64_t id = 0;
+    RootTask get_return_object() {
+      return RootTask{std::coroutine_handle<promise_type>::from_promise(*this)};
+    }
+    std::suspend_always initial_suspend() const noexcept { return {}; }
+    struct Final {
+      bool await_ready() const noexcept { return false; }
+      void await_suspend(std::coroutine_handle<promise_type> h) const noexcept {
+        h.promise().world->roots.erase(h.promise().id);
+        h.destroy();
+      }
+      void await_resume() const noexcept {}
+    };
+    Final final_suspend() const noexcept { return {}; }
+    void return_void() const noexcept {}
+    void unhandled_exception() const noexcept { std::abort(); }
+  };
+  std::coroutine_handle<promise_type> h;
+};
+
+RootTask run_root(Task<> task) { co_await std::move(task); }
+
+}  // namespace
+
+World::Impl::Impl(WorldConfig c, DecisionSource& d)
+    : cfg(std::move(c)), decisions(d), server(cfg.server), trace(cfg.keep_trace) {
+  call_at(cfg.container_check_ms, [this] { reap(); });
+}
+
+// --- events ---
+
+void World::Impl::at(TimeMs t, Ev type, std::uint64_t arg) {
+  events.push(Event{std::max(t, now), next_seq++, type, arg});
+}
+
+std::uint64_t World::Impl::call_at(TimeMs t, std::function<void()> fn) {
+  std::uint64_t id = next_seq;
+  calls.emplace(id, std::move(fn));
+  at(t, Ev::Call, id);
+  return id;
+}
+
+bool World::Impl::step(TimeMs limit) {
+  if (events.empty() || events.top().time > limit) return false;
+  Event e = events.top();
+  events.pop();
+  assert(e.time >= now);
+  now = e.time;
+  switch (e.type) {
+    case Ev::Up:
+      deliver_up(e.arg);
+      break;
+    case Ev::Down:
+      deliver_down(e.arg);
+      break;
+    case Ev::Call: {
+      auto it = calls.find(e.arg);
+      if (it == calls.end()) break;  // cancelled
+      std::function<void()> fn = std::move(it->second);
+      calls.erase(it);
+      fn();
+      break;
+    }
+  }
+  return true;
+}
+
+// --- network ---
+
+TimeMs World::Impl::message_delay() {
+  return cfg.latency_ms + static_cast<TimeMs>(decisions.pick(cfg.delay_choices)) * cfg.latency_ms;
+}
+
+void World::Impl::send_up(Handle& h, UpMsg msg) {
+  auto it = conns.find(h.conn);
+  if (it == conns.end()) return;
+  Conn& c = it->second;
+  TimeMs t = std::max(now + message_delay(), c.up_last);
+  c.up_last = t;
+  c.up.push_back(std::move(msg));
+  h.last_send = now;
+  at(t, Ev::Up, h.conn);
+}
+
+void World::Impl::send_down(std::uint64_t conn, DownMsg msg) {
+  auto it = conns.find(conn);
+  if (it == conns.end()) return;
+  Conn& c = it->second;
+  if (!c.server_open && msg.kind != DownMsg::Closed) return;
+  TimeMs t = std::max(now + message_delay() + c.extra_delay_next, c.down_last);
+  c.extra_delay_next = 0;
+  c.down_last = t;
+  c.down.push_back(std::move(msg));
+  at(t, Ev::Down, conn);
+}
+
+void World::Impl::deliver_up(std::uint64_t conn) {
+  auto it = conns.find(conn);
+  if (it == conns.end()) return;
+  Conn& c = it->second;
+  UpMsg msg = std::move(c.up.front());
+  c.up.pop_front();
+  if (!c.server_open) return;
+  switch (msg.kind) {
+    case UpMsg::Connect:
+      serve_connect(conn, msg);
+      break;
+    case UpMsg::Req:
+    case UpMsg::Close:
+      serve_request(conn, msg);
+      break;
+  }
+}
+
+void World::Impl::deliver_down(std::uint64_t conn) {
+  auto it = conns.find(conn);
+  if (it == conns.end()) return;
+  Conn& c = it->second;
+  DownMsg msg = std::move(c.down.front());
+  c.down.pop_front();
+  if (!c.client_open) return;
+  Handle& h = *handles[static_cast<std::size_t>(c.handle)];
+  if (h.conn != conn) return;
+  on_down(h, std::move(msg));
+}
+
+void World::Impl::server_close(std::uint64_t conn) {
+  auto it = conns.find(conn);
+  if (it == conns.end() || !it->second.server_open) return;
+  Conn& c = it->second;
+  DownMsg closed;
+  closed.kind = DownMsg::Closed;
+  send_down(conn, std::move(closed));
+  c.server_open = false;
+  Handle& h = *handles[static_cast<std::size_t>(c.handle)];
+  if (c.session != SessionId{}) {
+    auto s = session_conn.find(c.session);
+    if (s != session_conn.end() && s->second == conn) session_conn.erase(s);
+    go_silent(h, now);
+  }
+}
+
+void World::Impl::client_close(Handle& h) {
+  if (h.conn == 0) return;
+  auto it = conns.find(h.conn);
+  std::uint64_t id = h.conn;
+  h.conn = 0;
+  if (it == conns.end()) return;
+  Conn& c = it->second;
+  c.client_open = false;
+  if (c.server_open) {
+    // The server sees the socket close; the session itself lingers.
+    c.server_open = false;
+    auto s = session_conn.find(c.session);
+    if (s != session_conn.end() && s->second == id) session_conn.erase(s);
+    go_silent(h, now);
+  }
+  if (c.up.empty() && c.down.empty()) conns.erase(it);
+}
+
+// --- server side ---
+
+void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
+  Conn& c = conns.at(conn);
+  Handle& h = *handles[static_cast<std::size_t>(c.handle)];
+  DownMsg reply;
+  if (msg.session == SessionId{}) {
+    SessionGrant g = server.open_session(msg.timeout_ms, now);
+    record(TraceKind::Server, -1, g.id, g.zxid.value, static_cast<int>(ServerAction::SessionOpened));
+    reply.session = g.id;
+    reply.timeout_ms = g.timeout_ms;
+  } else if (server.session_alive(msg.session)) {
+    server.touch(msg.session, now);
+    auto old = session_conn.find(msg.session);
+    if (old != session_conn.end() && old->second != conn) server_close(old->second);
+    reply.session = msg.session;
+    reply.timeout_ms = server.session_timeout_ms(msg.session);
+  } else {
+    reply.kind = DownMsg::ConnectExpired;
+    send_down(conn, std::move(reply));
+    server_close(conn);
+    return;
+  }
+  reply.kind = DownMsg::ConnectOk;
+  c.session = reply.session;
+  session_conn[reply.session] = conn;
+  handle_of_session[reply.session] = h.index;
+  go_healthy(h);
+  send_down(conn, std::move(reply));
+}
+
+void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
+  Conn& c = conns.at(conn);
+  SessionId session = c.session;
+  Handle& h = *handles[static_cast<std::size_t>(c.handle)];
+  if (msg.kind == UpMsg::Close) {
+    Outcome out = server.close_session(session, now);
+    record(TraceKind::Server, -1, session, out.zxid.value,
+           static_cast<int>(ServerAction::SessionClosed));
+    publish(out, out.zxid.value);
+    send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
+    session_conn.erase(session);
+    c.server_open = false;
+    return;
+  }
+  std::optional<FaultKind> fault = fault_for(msg.view, msg);
+  if (fault == FaultKind::DropBeforeApply) {
+    record(TraceKind::Fault, msg.view, session, server.last_zxid().value,
+           static_cast<int>(*fault), 0, msg.xid, request_path(msg.request), "request lost");
+    server_close(conn);
+    return;
+  }
+  DecidedOrder order(decisions);
+  Outcome out = server.apply(session, msg.request, now, &order);
+  if (out.connection_dropped) {
+    server_close(conn);
+    return;
+  }
+  if (fault == FaultKind::DropAfterApply) {
+    record(TraceKind::Fault, msg.view, session, out.zxid.value, static_cast<int>(*fault), 0,
+           msg.xid, request_path(msg.request), fmt::format("applied {}, reply lost", out.error));
+    std::erase_if(out.notifications, [&](const Notification& n) { return n.session == session; });
+    publish(out, out.zxid.value);
+    server_close(conn);
+    return;
+  }
+  publish(out, out.zxid.value);
+  send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
+  if (fault) apply_fault(*fault, h, *fault == FaultKind::Pause ? cfg.nemesis.pause_ms
+                                                               : cfg.nemesis.delay_ms);
+}
+
+void World::Impl::publish(const Outcome& out, std::int64_t zxid) {
+  for (const Notification& n : out.notifications) {
+    auto it = session_conn.find(n.session);
+    if (it == session_conn.end()) continue;  // not connected: setWatches will tell
+    DownMsg msg;
+    msg.kind = DownMsg::Event;
+    msg.event = n.event;
+    msg.zxid = zxid;
+    send_down(it->second, std::move(msg));
+  }
+}
+
+// Pings are not simulated one by one: while a connected client runs, its
+// session cannot expire. When it falls silent (pause, crash, a broken
+// connection) the server is told of the last ping that would have arrived,
+// and from then on the session's real deadline counts.
+void World::Impl::go_silent(Handle& h, TimeMs since) {
+  SessionId s = h.session;
+  if (s == SessionId{} || !server.session_alive(s)) return;
+  for (const auto& entry : silent) {
+    if (entry.second == s) return;
+  }
+  const TimeMs interval = std::max(1, h.timeout_ms / 3);
+  const TimeMs limit = paused(h) ? std::min(since, h.pause_start) : since;
+  if (limit >= h.last_send + interval) {
+    TimeMs k = (limit - h.last_send) / interval;
+    server.touch(s, h.last_send + k * interval + cfg.latency_ms);
+  }
+  silent.emplace(*server.deadline(s), s);
+  schedule_expiry();
+}
+
+void World::Impl::go_healthy(Handle& h) {
+  if (h.crashed || paused(h) || h.session == SessionId{}) return;
+  auto s = session_conn.find(h.session);
+  if (s == session_conn.end()) return;
+  for (auto it = silent.begin(); it != silent.end(); ++it) {
+    if (it->second == h.session) {
+      silent.erase(it);
+      break;
+    }
+  }
+  h.last_send = now;
+}
+
+void World::Impl::schedule_expiry() {
+  if (expiry_call) cancel_call(*expiry_call);
+  expiry_call.reset();
+  if (silent.empty()) return;
+  expiry_call = call_at(silent.begin()->first, [this] {
+    expiry_call.reset();
+    check_expiry();
+  });
+}
+
+void World::Impl::check_expiry() {
+  while (!silent.empty() && silent.begin()->first <= now) {
+    SessionId s = silent.begin()->second;
+    silent.erase(silent.begin());
+    std::optional<TimeMs> d = server.deadline(s);
+    if (!d) continue;
+    if (*d > now) {
+      silent.emplace(*d, s);  // heard from since it fell silent
+      continue;
+    }
+    expire_session(s);
+  }
+  schedule_expiry();
+}
+
+void World::Impl::expire_session(SessionId s) {
+  for (auto it = silent.begin(); it != silent.end(); ++it) {
+    if (it->second == s) {
+      silent.erase(it);
+      break;
+    }
+  }
+  Outcome out = server.expire(s, now);
+  if (out.error != Error::Ok) return;
+  record(TraceKind::Server, -1, s, out.zxid.value, static_cast<int>(ServerAction::SessionExpired));
+  publish(out, out.zxid.value);
+  auto conn = session_conn.find(s);
+  if (conn != session_conn.end()) server_close(conn->second);
+}
+
+void World::Impl::reap() {
+  for (const Outcome& out : server.reap(now)) {
+    record(TraceKind::Server, -1, SessionId{}, out.zxid.value,
+           static_cast<int>(ServerAction::Reaped), static_cast<int>(out.error));
+    publish(out, out.zxid.value);
+  }
+  call_at(now + cfg.container_check_ms, [this] { reap(); });
+}
+
+// --- faults ---
+
+std::optional<FaultKind> World::Impl::fault_for(int client, const UpMsg& msg) {
+  for (Armed& a : armed) {
+    if (a.done || !a.fault.on || a.fault.client != client) continue;
+    const RequestMatch& m = *a.fault.on;
+    if (m.kind >= 0 && m.kind != static_cast<std::int32_t>(msg.request.index())) continue;
+    if (!request_path(msg.request).starts_with(m.path_prefix)) continue;
+    if (++a.seen < a.fault.nth) continue;
+    a.done = true;
+    return a.fault.kind;
+  }
+  if (!cfg.nemesis.any()) return std::nullopt;
+  // One decision per request; 0 (and every low value) means no fault.
+  std::uint32_t c = decisions.pick(1000);
+  std::uint32_t top = 1000;
+  for (int k = 0; k < kFaultKinds; ++k) {
+    std::uint32_t r = cfg.nemesis.per_mille[k];
+    if (c < top && c + r >= top) return static_cast<FaultKind>(k);
+    top = top > r ? top - r : 0;
+  }
+  return std::nullopt;
+}
+
+void World::Impl::apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms) {
+  if (kind == FaultKind::DropBeforeApply || kind == FaultKind::DropAfterApply) {
+    record(TraceKind::Fault, h.views.front(), h.session, server.last_zxid().value,
+           static_cast<int>(kind), 0, 0, {}, "connection broken");
+    if (h.conn) server_close(h.conn);
+    return;
+  }
+  record(TraceKind::Fault, h.views.front(), h.session, server.last_zxid().value,
+         static_cast<int>(kind), 0, 0, {},
+         duration_ms ? fmt::format("{} ms", duration_ms) : std::string());
+  switch (kind) {
+    case FaultKind::ExpireSession:
+      if (h.session != SessionId{}) expire_session(h.session);
+      break;
+    case FaultKind::Pause:
+      pause(h, duration_ms);
+      break;
+    case FaultKind::Crash:
+      crash(h.process);
+      break;
+    case FaultKind::Delay:
+      if (auto it = conns.find(h.conn); it != conns.end()) it->second.extra_delay_next = duration_ms;
+      break;
+    default:
+      break;
+  }
+}
+
+void World::Impl::crash(int process) {
+  for (auto& hp : handles) {
+    Handle& h = *hp;
+    if (h.process != process || h.crashed) continue;
+    client_close(h);
+    h.crashed = true;
+    set_state(h, SessionState::Closed);
+    h.node_w.clear(), h.exist_w.clear(), h.child_w.clear();
+    h.persistent_w.clear(), h.recursive_w.clear();
+    h.held.clear();
+  }
+  // The process's coroutines vanish where they stand.
+  std::vector<std::coroutine_handle<>> doomed;
+  for (auto it = roots.begin(); it != roots.end();) {
+    if (it->second.process == process) {
+      doomed.push_back(it->second.h);
+      it = roots.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto h : doomed) h.destroy();
+}
+
+// --- World ---
+
+World::World(WorldConfig config, DecisionSource& decisions)
+    : impl_(std::make_unique<Impl>(std::move(config), decisions)) {}
+
+World::~World() {
+  // Tasks first: their frames unregister the requests they wait on.
+  while (!impl_->roots.empty()) {
+    auto h = impl_->roots.begin()->second.h;
+    impl_->roots.erase(impl_->roots.begin());
+    h.destroy();
+  }
+}
+
+Client& World::open(std::string name, int session_timeout_ms, int process) {
+  Impl& m = *impl_;
+  auto h = std::make_unique<Handle>();
+  h->index = static_cast<int>(m.handles.size());
+  h->process = process >= 0 ? process : 1000000 + h->index;
+  h->requested_timeout_ms = session_timeout_ms;
+  h->timeout_ms = session_timeout_ms;
+  int id = static_cast<int>(m.clients.size());
+  h->views.push_back(id);
+  m.clients.push_back(std::make_unique<SimClient>(m, *h, id, std::move(name)));
+  Handle& ref = *h;
+  m.handles.push_back(std::move(h));
+  m.connect(ref);
+  return *m.clients.back();
+}
+
+Client& World::share(Client& client, std::string name) {
+  Impl& m = *impl_;
+  Handle& h = static_cast<SimClient&>(client).handle();
+  int id = static_cast<int>(m.clients.size());
+  h.views.push_back(id);
+  m.clients.push_back(std::make_unique<SimClient>(m, h, id, std::move(name)));
+  return *m.clients.back();
+}
+
+int World::id(const Client& client) const { return static_cast<const SimClient&>(client).id(); }
+int World::client_count() const { return static_cast<int>(impl_->clients.size()); }
+Client& World::client(int id) { return *impl_->clients.at(static_cast<std::size_t>(id)); }
+
+void World::spawn(Client& owner, Task<> task) {
+  Impl& m = *impl_;
+  RootTask root = run_root(std::move(task));
+  std::uint64_t id = m.next_root++;
+  root.h.promise().world = &m;
+  root.h.promise().id = id;
+  m.roots.emplace(id, Impl::Root{static_cast<SimClient&>(owner).handle().process, root.h});
+  m.call_at(m.now, [&m, id] {
+    auto it = m.roots.find(id);
+    if (it != m.roots.end()) it->second.h.resume();
+  });
+}
+
+int World::running_tasks() const { return static_cast<int>(impl_->roots.size()); }
+
+void World::run_until(TimeMs t) {
+  while (impl_->step(t)) {
+  }
+  impl_->now = std::max(impl_->now, t);
+}
+
+bool World::run_until_done(TimeMs limit) {
+  while (!impl_->roots.empty() && impl_->step(limit)) {
+  }
+  return impl_->roots.empty();
+}
+
+TimeMs World::now() const { return impl_->now; }
+Server& World::server() { return impl_->server; }
+const Trace& World::trace() const { return impl_->trace; }
+DecisionSource& World::decisions() { return impl_->decisions; }
+
+void World::schedule(const ScriptedFault& fault) {
+  Impl& m = *impl_;
+  if (fault.at) {
+    m.call_at(*fault.at, [&m, fault] {
+      Handle& h = static_cast<SimClient&>(*m.clients.at(static_cast<std::size_t>(fault.client))).handle();
+      m.apply_fault(fault.kind, h, fault.duration_ms);
+    });
+  } else {
+    m.armed.push_back(Impl::Armed{fault});
+  }
+}
+
+void World::inject(FaultKind kind, int client, TimeMs duration_ms) {
+  Impl& m = *impl_;
+  Handle& h = static_cast<SimClient&>(*m.clients.at(static_cast<std::size_t>(client))).handle();
+  m.apply_fault(kind, h, duration_ms);
+}
+
+Error World::set_sequence_counter(const std::string& path, std::int32_t value) {
+  return impl_->server.force_cversion(path, value);
+}
+
+}  // namespace zksim

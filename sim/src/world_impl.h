@@ -1,0 +1,231 @@
+// Private state of zksim::World: the event queue, connections, client
+// handles (one per session, like a zhandle) and their client views, tasks
+// and faults. world.cpp runs the network and the server side;
+// sim_client.cpp is the client library side.
+#pragma once
+
+#include "zksim/world.h"
+
+#include <coroutine>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <queue>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace zksim {
+
+class SimClient;
+struct Handle;
+
+// A request a coroutine is waiting on; lives in the awaiting coroutine's frame.
+struct PendingOp {
+  std::int32_t kind = 0;      // index in Request
+  std::string path;           // for watch registration and the trace
+  Watcher watcher;            // registered when the reply allows
+  bool recursive = false;     // add_watch mode
+  int view = -1;              // the client view that issued it
+  std::uint32_t xid = 0;
+  std::coroutine_handle<> waiter;
+  std::optional<Outcome> result;
+  bool queued = false;        // waiting for a connection (else in flight)
+  bool close = false;         // a close() request, not a Request
+  Request request;            // until sent
+};
+
+struct UpMsg {
+  enum Kind : std::uint8_t { Connect, Req, Close } kind = Req;
+  std::uint32_t xid = 0;     // 0: no reply expected (setWatches)
+  int view = -1;             // the client view that sent it
+  Request request;           // Req
+  SessionId session;         // Connect: 0 for a new session
+  int timeout_ms = 0;        // Connect
+};
+
+struct DownMsg {
+  enum Kind : std::uint8_t { ConnectOk, ConnectExpired, Reply, Event, Closed } kind = Reply;
+  std::uint32_t xid = 0;
+  Outcome outcome;             // Reply
+  WatchedEvent event;          // Event
+  std::int64_t zxid = 0;       // Event: the txn that fired it
+  SessionId session;           // ConnectOk
+  int timeout_ms = 0;          // ConnectOk
+};
+
+struct Conn {
+  int handle = -1;
+  std::deque<UpMsg> up;
+  std::deque<DownMsg> down;
+  TimeMs up_last = 0, down_last = 0;  // last scheduled delivery, for FIFO
+  bool client_open = true;            // the client still reads and writes it
+  bool server_open = true;            // the server still serves it
+  SessionId session;                  // bound by the server at connect
+  TimeMs extra_delay_next = 0;        // a Delay fault for the next down message
+};
+
+// One session as a client library holds it: the C client's zhandle.
+struct Handle {
+  int index = 0;
+  int process = 0;
+  int requested_timeout_ms = 0;
+  int timeout_ms = 0;
+  SessionId session;
+  SessionState state = SessionState::Connecting;
+  std::int64_t last_zxid = 0;
+  std::uint32_t next_xid = 1;
+  std::uint64_t conn = 0;                   // current connection, 0 = none
+  std::map<std::uint32_t, PendingOp*> in_flight;
+  std::deque<PendingOp*> queued;
+  std::map<std::string, std::vector<Watcher>> node_w, exist_w, child_w, persistent_w, recursive_w;
+  std::vector<int> views;                   // client ids sharing this handle
+  TimeMs last_send = 0;
+  TimeMs pause_start = 0;
+  TimeMs paused_until = -1;                 // > now while paused
+  bool crashed = false;
+  std::deque<std::pair<std::uint64_t, DownMsg>> held;  // (conn, msg) that arrived while paused
+};
+
+struct World::Impl {
+  Impl(WorldConfig c, DecisionSource& d);
+
+  WorldConfig cfg;
+  DecisionSource& decisions;
+  Server server;
+  Trace trace;
+  TimeMs now = 0;
+
+  // --- events, ordered by (time, sequence) ---
+  enum class Ev : std::uint8_t { Up, Down, Call };
+  struct Event {
+    TimeMs time;
+    std::uint64_t seq;
+    Ev type;
+    std::uint64_t arg;
+    bool operator>(const Event& o) const {
+      return time != o.time ? time > o.time : seq > o.seq;
+    }
+  };
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+  std::uint64_t next_seq = 0;
+  std::map<std::uint64_t, std::function<void()>> calls;  // Ev::Call payloads
+  void at(TimeMs t, Ev type, std::uint64_t arg);
+  std::uint64_t call_at(TimeMs t, std::function<void()> fn);
+  void cancel_call(std::uint64_t id) { calls.erase(id); }
+  bool step(TimeMs limit);
+
+  // --- clients ---
+  std::vector<std::unique_ptr<Handle>> handles;
+  std::vector<std::unique_ptr<SimClient>> clients;
+  int next_process = 0;
+  std::map<SessionId, int> handle_of_session;
+
+  // --- tasks ---
+  struct Root {
+    int process;
+    std::coroutine_handle<> h;
+  };
+  std::map<std::uint64_t, Root> roots;
+  std::uint64_t next_root = 0;
+
+  // --- network (world.cpp) ---
+  std::map<std::uint64_t, Conn> conns;
+  std::uint64_t next_conn = 1;
+  TimeMs message_delay();
+  void send_up(Handle& h, UpMsg msg);
+  void send_down(std::uint64_t conn, DownMsg msg);
+  void deliver_up(std::uint64_t conn);
+  void deliver_down(std::uint64_t conn);
+  // The server closes its end: the client learns after what was already sent.
+  void server_close(std::uint64_t conn);
+  // The client closes its end (disconnect, crash): the server stops serving it.
+  void client_close(Handle& h);
+
+  // --- server side (world.cpp) ---
+  void serve_connect(std::uint64_t conn, const UpMsg& msg);
+  void serve_request(std::uint64_t conn, UpMsg& msg);
+  void publish(const Outcome& out, std::int64_t zxid);  // watch events to their sessions
+  std::uint64_t conn_of_session(SessionId s) const;
+  std::map<SessionId, std::uint64_t> session_conn;      // server side binding
+  // Sessions the server no longer hears pings from, by deadline.
+  std::set<std::pair<TimeMs, SessionId>> silent;
+  std::optional<std::uint64_t> expiry_call;
+  void go_silent(Handle& h, TimeMs since);
+  void go_healthy(Handle& h);
+  void schedule_expiry();
+  void check_expiry();
+  void expire_session(SessionId s);
+  void reap();
+
+  // --- faults (world.cpp) ---
+  struct Armed {
+    ScriptedFault fault;
+    std::int32_t seen = 0;
+    bool done = false;
+  };
+  std::vector<Armed> armed;
+  // The fault to apply to a request reaching the server, if any.
+  std::optional<FaultKind> fault_for(int client, const UpMsg& msg);
+  void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms);
+
+  // --- client library (sim_client.cpp) ---
+  bool submit(Handle& h, PendingOp& op, Request request);
+  void forget(Handle& h, PendingOp& op);
+  void connect(Handle& h);
+  void on_down(Handle& h, DownMsg msg);
+  void complete(Handle& h, PendingOp& op, Outcome out);
+  void disconnected(Handle& h);
+  void session_event(Handle& h, KeeperState state);
+  void watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxid);
+  void set_state(Handle& h, SessionState s);
+  void fail_all(Handle& h, Error e);
+  void pause(Handle& h, TimeMs duration_ms);
+  void resume(Handle& h);
+  void crash(int process);
+  void record(TraceKind kind, int client, SessionId s, std::int64_t zxid, std::int32_t code,
+              std::int32_t code2 = 0, std::uint32_t xid = 0, std::string path = {},
+              std::string detail = {});
+  bool paused(const Handle& h) const { return h.paused_until > now; }
+};
+
+// The Client a recipe holds: a view of a Handle.
+class SimClient final : public Client {
+ public:
+  SimClient(World::Impl& w, Handle& h, int id, std::string name)
+      : w_(w), h_(h), id_(id), name_(std::move(name)) {}
+
+  Task<Result<CreateResponse>> create(std::string path, std::string data, CreateMode mode,
+                                      AclList acl, std::int64_t ttl_ms) override;
+  Task<Result<void>> remove(std::string path, Version version) override;
+  Task<Result<Stat>> exists(std::string path, Watcher watcher) override;
+  Task<Result<DataResponse>> get_data(std::string path, Watcher watcher) override;
+  Task<Result<Stat>> set_data(std::string path, std::string data, Version version) override;
+  Task<Result<ChildrenResponse>> get_children(std::string path, Watcher watcher) override;
+  Task<MultiResult> multi(std::vector<MultiOp> ops) override;
+  Task<Result<void>> sync(std::string path) override;
+  Task<Result<void>> add_watch(std::string path, AddWatchMode mode, Watcher watcher) override;
+  Task<Result<void>> close() override;
+  SessionState state() const override { return h_.state; }
+  SessionId session_id() const override { return h_.session; }
+  void set_default_watcher(Watcher watcher) override { default_watcher = std::move(watcher); }
+  TimeMs now() const override { return w_.now; }
+  Task<void> sleep(TimeMs ms) override;
+  void annotate(std::string text) override;
+
+  int id() const { return id_; }
+  const std::string& name() const { return name_; }
+  Handle& handle() { return h_; }
+  Watcher default_watcher;
+
+ private:
+  Task<Outcome> call(Request request, std::string path, Watcher watcher = {},
+                     bool recursive = false);
+  World::Impl& w_;
+  Handle& h_;
+  int id_;
+  std::string name_;
+};
+
+}  // namespace zksim

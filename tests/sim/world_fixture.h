@@ -1,0 +1,45 @@
+// Helpers for world tests: run one coroutine to completion, record events.
+#pragma once
+
+#include "zksim/world.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace zksim::test {
+
+// Runs `task` as `owner` until it finishes; fails the test if it does not by `limit`.
+inline void run(World& w, Client& owner, Task<> task, TimeMs limit = 1'000'000) {
+  w.spawn(owner, std::move(task));
+  ASSERT_TRUE(w.run_until_done(limit)) << "task still running at t=" << w.now();
+}
+
+// Collects the events a watcher sees.
+struct Seen {
+  std::vector<WatchedEvent> events;
+  Watcher watcher() {
+    return [this](const WatchedEvent& e) { events.push_back(e); };
+  }
+  std::vector<KeeperState> states() const {
+    std::vector<KeeperState> out;
+    for (const auto& e : events) {
+      if (e.type == EventType::None) out.push_back(e.state);
+    }
+    return out;
+  }
+};
+
+// Waits (in simulated time) until `pred` holds or `limit` passes.
+template <class Pred>
+Task<bool> until(Client& c, Pred pred, TimeMs limit = 100'000) {
+  TimeMs end = c.now() + limit;
+  while (!pred()) {
+    if (c.now() >= end) co_return false;
+    co_await c.sleep(5);
+  }
+  co_return true;
+}
+
+}  // namespace zksim::test

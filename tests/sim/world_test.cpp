@@ -1,0 +1,147 @@
+// The simulated world: sessions as the C client sees them, and the exact
+// client-visible effect of each fault class.
+#include "world_fixture.h"
+
+namespace zksim::test {
+namespace {
+
+WorldConfig quiet() {
+  WorldConfig c;
+  c.delay_choices = 1;  // every message takes exactly latency_ms
+  return c;
+}
+
+TEST(WorldSession, ConnectsAndNegotiatesTheTimeout) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a", 100000);
+  Seen seen;
+  c.set_default_watcher(seen.watcher());
+  EXPECT_EQ(c.state(), SessionState::Connecting);
+  w.run_until(10);
+  EXPECT_EQ(c.state(), SessionState::Connected);
+  EXPECT_EQ(seen.states(), (std::vector<KeeperState>{KeeperState::SyncConnected}));
+  EXPECT_EQ(w.server().session_timeout_ms(c.session_id()), 4000);  // 20 ticks of 200 ms
+}
+
+TEST(WorldSession, RequestsWaitForTheConnection) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a");
+  run(w, c, [](Client& c) -> Task<> {
+    auto made = co_await c.create("/a", "x", CreateMode::Persistent);
+    EXPECT_TRUE(made.ok());
+    auto got = co_await c.get_data("/a");
+    EXPECT_EQ(got->data, "x");
+    EXPECT_EQ(got->stat.czxid, made->stat.czxid);
+  }(c));
+  EXPECT_EQ(w.now(), 6);  // connect 2 ms, then two round trips of 2 ms
+}
+
+TEST(WorldSession, InvalidPathsNeverLeaveTheClient) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a");
+  run(w, c, [](Client& c) -> Task<> {
+    EXPECT_EQ((co_await c.create("/a/", "", CreateMode::Persistent)).error(), Error::BadArguments);
+    EXPECT_EQ((co_await c.exists("a")).error(), Error::BadArguments);
+    EXPECT_EQ((co_await c.create("/", "", CreateMode::PersistentSequential)).error(), Error::Ok);
+  }(c));
+  EXPECT_EQ(w.server().last_zxid().value, 2);  // session, one create
+}
+
+TEST(WorldSession, WatchFiresOnceThroughTheClient) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& a = w.open("a");
+  Client& b = w.open("b");
+  Seen seen;
+  run(w, a, [](Client& a, Client& b, Seen& seen) -> Task<> {
+    EXPECT_EQ((co_await a.exists("/n", seen.watcher())).error(), Error::NoNode);
+    EXPECT_TRUE((co_await b.create("/n", "", CreateMode::Persistent)).ok());
+    EXPECT_TRUE((co_await b.set_data("/n", "x")).ok());
+    co_await a.sleep(10);
+  }(a, b, seen));
+  ASSERT_EQ(seen.events.size(), 1u);
+  EXPECT_EQ(seen.events[0].type, EventType::NodeCreated);
+}
+
+TEST(WorldSession, OwnWatchEventArrivesBeforeOwnReply) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& a = w.open("a");
+  std::vector<std::string> order;
+  run(w, a, [](Client& a, std::vector<std::string>& order) -> Task<> {
+    co_await a.create("/n", "", CreateMode::Persistent);
+    co_await a.get_data("/n", [&](const WatchedEvent&) { order.push_back("event"); });
+    co_await a.set_data("/n", "x");
+    order.push_back("reply");
+  }(a, order));
+  EXPECT_EQ(order, (std::vector<std::string>{"event", "reply"}));
+}
+
+TEST(WorldSession, SharedHandleIsOneSession) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& a = w.open("a");
+  Client& a2 = w.share(a, "a-thread-2");
+  w.run_until(10);
+  EXPECT_EQ(a.session_id(), a2.session_id());
+  run(w, a2, [](Client& a2) -> Task<> {
+    EXPECT_TRUE((co_await a2.create("/e", "", CreateMode::Ephemeral)).ok());
+  }(a2));
+  EXPECT_EQ(w.server().node("/e")->stat.ephemeralOwner, a.session_id().value);
+}
+
+TEST(WorldSession, NewSessionWhileOldIsAlive) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& old_session = w.open("p", 4000, /*process=*/7);
+  Client& new_session = w.open("p-again", 4000, /*process=*/7);
+  w.run_until(10);
+  EXPECT_NE(old_session.session_id(), new_session.session_id());
+  EXPECT_TRUE(w.server().session_alive(old_session.session_id()));
+  EXPECT_TRUE(w.server().session_alive(new_session.session_id()));
+}
+
+TEST(WorldSession, IdleConnectedSessionNeverExpires) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a", 1000);
+  w.run_until(1'000'000);
+  EXPECT_EQ(c.state(), SessionState::Connected);
+  EXPECT_TRUE(w.server().session_alive(c.session_id()));
+}
+
+TEST(WorldSession, CloseDeletesEphemeralsAndEndsTheHandle) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a");
+  run(w, c, [](Client& c) -> Task<> {
+    co_await c.create("/e", "", CreateMode::Ephemeral);
+    EXPECT_TRUE((co_await c.close()).ok());
+    EXPECT_EQ(c.state(), SessionState::Closed);
+    EXPECT_EQ((co_await c.exists("/e")).error(), Error::InvalidState);
+  }(c));
+  EXPECT_FALSE(w.server().node("/e"));
+}
+
+TEST(WorldSession, GetChildrenOrderIsADecision) {
+  auto children = [](std::vector<std::uint32_t> list) {
+    ListDecisions d(std::move(list));
+    World w(quiet(), d);
+    Client& c = w.open("a");
+    std::vector<std::string> out;
+    run(w, c, [](Client& c, std::vector<std::string>& out) -> Task<> {
+      co_await c.create("/p", "", CreateMode::Persistent);
+      for (const char* n : {"/p/a", "/p/b", "/p/c"}) co_await c.create(n, "", CreateMode::Persistent);
+      out = (co_await c.get_children("/p"))->children;
+    }(c, out));
+    return out;
+  };
+  EXPECT_EQ(children({}), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(children({2, 1}), (std::vector<std::string>{"c", "a", "b"}));
+}
+
+}  // namespace
+}  // namespace zksim::test
