@@ -19,7 +19,7 @@ struct OpAwaiter {
   bool await_ready() const noexcept { return false; }
   bool await_suspend(std::coroutine_handle<> c) {
     op.waiter = c;
-    return w.submit(h, op, std::move(op.request));
+    return w.submit(h, op);
   }
   Outcome await_resume() { return std::move(*op.result); }
   OpAwaiter(World::Impl& world, Handle& handle) : w(world), h(handle) {}
@@ -80,40 +80,41 @@ bool valid_paths(const Request& r) {
 
 // --- Client interface ---
 
-Task<Outcome> SimClient::call(Request request, std::string path, Watcher watcher,
-                              bool recursive) {
-  OpAwaiter a(w_, h_);
-  a.op.kind = static_cast<std::int32_t>(request.index());
-  a.op.path = std::move(path);
-  a.op.watcher = std::move(watcher);
-  a.op.recursive = recursive;
-  a.op.view = id_;
-  a.op.request = std::move(request);
-  co_return co_await a;
+void SimClient::prepare(PendingOp& op, Request request, std::string path, Watcher watcher,
+                        bool recursive) {
+  op.kind = static_cast<std::int32_t>(request.index());
+  op.path = std::move(path);
+  op.watcher = std::move(watcher);
+  op.recursive = recursive;
+  op.view = id_;
+  op.request = std::move(request);
 }
 
 Task<Result<CreateResponse>> SimClient::create(std::string path, std::string data,
                                                CreateMode mode, AclList acl,
                                                std::int64_t ttl_ms) {
   std::string p = path;
-  Request r = CreateRequest{std::move(path), std::move(data), std::move(acl), mode, ttl_ms};
-  Outcome o = co_await call(std::move(r), std::move(p));
+  OpAwaiter a(w_, h_);
+  prepare(a.op, CreateRequest{std::move(path), std::move(data), std::move(acl), mode, ttl_ms}, std::move(p));
+  Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<CreateResponse>(std::move(o.response));
 }
 
 Task<Result<void>> SimClient::remove(std::string path, Version version) {
   std::string p = path;
-  Request r = DeleteRequest{std::move(path), version};
-  Outcome o = co_await call(std::move(r), std::move(p));
+  OpAwaiter a(w_, h_);
+  prepare(a.op, DeleteRequest{std::move(path), version}, std::move(p));
+  Outcome o = co_await a;
   co_return Result<void>(o.error);
 }
 
 Task<Result<Stat>> SimClient::exists(std::string path, Watcher watcher) {
   bool watch = static_cast<bool>(watcher);
   std::string p = path;
-  Request r = ExistsRequest{std::move(path), watch};
-  Outcome o = co_await call(std::move(r), std::move(p), std::move(watcher));
+  OpAwaiter a(w_, h_);
+  prepare(a.op, ExistsRequest{std::move(path), watch}, std::move(p), std::move(watcher));
+  Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<StatResponse>(o.response).stat;
 }
@@ -121,16 +122,18 @@ Task<Result<Stat>> SimClient::exists(std::string path, Watcher watcher) {
 Task<Result<DataResponse>> SimClient::get_data(std::string path, Watcher watcher) {
   bool watch = static_cast<bool>(watcher);
   std::string p = path;
-  Request r = GetDataRequest{std::move(path), watch};
-  Outcome o = co_await call(std::move(r), std::move(p), std::move(watcher));
+  OpAwaiter a(w_, h_);
+  prepare(a.op, GetDataRequest{std::move(path), watch}, std::move(p), std::move(watcher));
+  Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<DataResponse>(std::move(o.response));
 }
 
 Task<Result<Stat>> SimClient::set_data(std::string path, std::string data, Version version) {
   std::string p = path;
-  Request r = SetDataRequest{std::move(path), std::move(data), version};
-  Outcome o = co_await call(std::move(r), std::move(p));
+  OpAwaiter a(w_, h_);
+  prepare(a.op, SetDataRequest{std::move(path), std::move(data), version}, std::move(p));
+  Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<StatResponse>(o.response).stat;
 }
@@ -138,8 +141,9 @@ Task<Result<Stat>> SimClient::set_data(std::string path, std::string data, Versi
 Task<Result<ChildrenResponse>> SimClient::get_children(std::string path, Watcher watcher) {
   bool watch = static_cast<bool>(watcher);
   std::string p = path;
-  Request r = GetChildrenRequest{std::move(path), watch};
-  Outcome o = co_await call(std::move(r), std::move(p), std::move(watcher));
+  OpAwaiter a(w_, h_);
+  prepare(a.op, GetChildrenRequest{std::move(path), watch}, std::move(p), std::move(watcher));
+  Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<ChildrenResponse>(std::move(o.response));
 }
@@ -147,8 +151,9 @@ Task<Result<ChildrenResponse>> SimClient::get_children(std::string path, Watcher
 Task<MultiResult> SimClient::multi(std::vector<MultiOp> ops) {
   std::string p;
   if (!ops.empty()) p = std::visit([](const auto& op) { return op.path; }, ops.front());
-  Request req = MultiRequest{std::move(ops)};
-  Outcome o = co_await call(std::move(req), std::move(p));
+  OpAwaiter a(w_, h_);
+  prepare(a.op, MultiRequest{std::move(ops)}, std::move(p));
+  Outcome o = co_await a;
   MultiResult r;
   r.error = o.error;
   if (auto* m = std::get_if<MultiResponse>(&o.response)) r.results = std::move(m->results);
@@ -157,16 +162,18 @@ Task<MultiResult> SimClient::multi(std::vector<MultiOp> ops) {
 
 Task<Result<void>> SimClient::sync(std::string path) {
   std::string p = path;
-  Request r = SyncRequest{std::move(path)};
-  Outcome o = co_await call(std::move(r), std::move(p));
+  OpAwaiter a(w_, h_);
+  prepare(a.op, SyncRequest{std::move(path)}, std::move(p));
+  Outcome o = co_await a;
   co_return Result<void>(o.error);
 }
 
 Task<Result<void>> SimClient::add_watch(std::string path, AddWatchMode mode, Watcher watcher) {
   std::string p = path;
-  Request r = AddWatchRequest{std::move(path), mode};
-  Outcome o = co_await call(std::move(r), std::move(p), std::move(watcher),
+  OpAwaiter a(w_, h_);
+  prepare(a.op, AddWatchRequest{std::move(path), mode}, std::move(p), std::move(watcher),
                             mode == AddWatchMode::PersistentRecursive);
+  Outcome o = co_await a;
   co_return Result<void>(o.error);
 }
 
@@ -193,24 +200,23 @@ Task<void> SimClient::sleep(TimeMs ms) {
 }
 
 void SimClient::annotate(std::string text) {
-  w_.record(TraceKind::Annotation, id_, h_.session, 0, 0, 0, 0, {}, std::move(text));
+  w_.record(TraceKind::Annotation, id_, h_.session, 0, 0, 0, 0, {}, text);
 }
 
 // --- the library ---
 
-bool World::Impl::submit(Handle& h, PendingOp& op, Request request) {
+bool World::Impl::submit(Handle& h, PendingOp& op) {
   if (h.crashed || h.state == SessionState::Closed || h.state == SessionState::Expired) {
     op.result = Outcome{.error = Error::InvalidState};
     return false;
   }
-  if (!op.close && !valid_paths(request)) {
+  if (!op.close && !valid_paths(op.request)) {
     op.result = Outcome{.error = Error::BadArguments};
     return false;
   }
   op.xid = h.next_xid++;
-  op.request = std::move(request);
   if (h.state == SessionState::Connected && h.conn != 0) {
-    h.in_flight[op.xid] = &op;
+    h.in_flight.push_back(&op);
     UpMsg msg{op.close ? UpMsg::Close : UpMsg::Req, op.xid, op.view, std::move(op.request)};
     record(TraceKind::Request, op.view, h.session, 0, op.close ? -1 : op.kind, 0, op.xid, op.path);
     send_up(h, std::move(msg));
@@ -226,12 +232,12 @@ void World::Impl::forget(Handle& h, PendingOp& op) {
     auto it = std::find(h.queued.begin(), h.queued.end(), &op);
     if (it != h.queued.end()) h.queued.erase(it);
   } else {
-    auto it = h.in_flight.find(op.xid);
-    if (it != h.in_flight.end() && it->second == &op) h.in_flight.erase(it);
+    auto it = std::find(h.in_flight.begin(), h.in_flight.end(), &op);
+    if (it != h.in_flight.end()) h.in_flight.erase(it);
   }
 }
 
-void World::Impl::complete(Handle& h, PendingOp& op, Outcome out) {
+void World::Impl::complete(Handle& h, PendingOp& op, Outcome&& out) {
   if (op.watcher) {
     // activateWatcher: exists registers either way; getData and getChildren
     // only on success.
@@ -253,9 +259,9 @@ void World::Impl::fail_all(Handle& h, Error e) {
   // Only what was pending now: calls made by the continuations resumed
   // here wait for the next connection.
   const std::uint32_t limit = h.next_xid;
-  while (!h.in_flight.empty() && h.in_flight.begin()->first < limit) {
-    PendingOp* op = h.in_flight.begin()->second;
-    h.in_flight.erase(h.in_flight.begin());
+  while (!h.in_flight.empty() && h.in_flight.front()->xid < limit) {
+    PendingOp* op = h.in_flight.front();
+    h.in_flight.pop_front();
     complete(h, *op, Outcome{.error = e, .zxid = Zxid{h.last_zxid}});
   }
   while (!h.queued.empty() && h.queued.front()->xid < limit) {
@@ -275,7 +281,8 @@ void World::Impl::set_state(Handle& h, SessionState s) {
 void World::Impl::connect(Handle& h) {
   if (h.crashed || h.state == SessionState::Closed || h.state == SessionState::Expired) return;
   std::uint64_t id = next_conn++;
-  Conn& c = conns[id];
+  conns.push_back(std::make_unique<Conn>());
+  Conn& c = *conns.back();
   c.handle = h.index;
   h.conn = id;
   UpMsg msg{UpMsg::Connect, 0, h.views.front(), {}, h.session, h.requested_timeout_ms};
@@ -295,7 +302,7 @@ void World::Impl::disconnected(Handle& h) {
   });
 }
 
-void World::Impl::on_down(Handle& h, DownMsg msg) {
+void World::Impl::on_down(Handle& h, DownMsg& msg) {
   if (h.crashed) return;
   if (paused(h)) {
     h.held.emplace_back(h.conn, std::move(msg));
@@ -324,7 +331,7 @@ void World::Impl::on_down(Handle& h, DownMsg msg) {
       queued.swap(h.queued);
       for (PendingOp* op : queued) {
         op->queued = false;
-        h.in_flight[op->xid] = op;
+        h.in_flight.push_back(op);
         record(TraceKind::Request, op->view, h.session, 0, op->close ? -1 : op->kind, 0, op->xid,
                op->path);
         send_up(h, UpMsg{op->close ? UpMsg::Close : UpMsg::Req, op->xid, op->view,
@@ -343,10 +350,10 @@ void World::Impl::on_down(Handle& h, DownMsg msg) {
       return;
     case DownMsg::Reply: {
       h.last_zxid = std::max(h.last_zxid, msg.outcome.zxid.value);
-      auto it = h.in_flight.find(msg.xid);
-      if (it == h.in_flight.end()) return;  // setWatches, or a caller that went away
-      PendingOp* op = it->second;
-      h.in_flight.erase(it);
+      // setWatches (xid 0), or a caller that went away: nobody waits.
+      if (h.in_flight.empty() || h.in_flight.front()->xid != msg.xid) return;
+      PendingOp* op = h.in_flight.front();
+      h.in_flight.pop_front();
       if (op->close) {
         // The handle is gone before the closer resumes.
         client_close(h);
@@ -440,15 +447,14 @@ void World::Impl::resume(Handle& h) {
   }
   if (h.state == SessionState::Connected) go_healthy(h);
   for (auto& [conn, msg] : held) {
-    if (conn == h.conn) on_down(h, std::move(msg));
+    if (conn == h.conn) on_down(h, msg);
   }
 }
 
 void World::Impl::record(TraceKind kind, int client, SessionId s, std::int64_t zxid,
                          std::int32_t code, std::int32_t code2, std::uint32_t xid,
-                         std::string path, std::string detail) {
-  trace.add(TraceEvent{now, kind, client, s, zxid, code, code2, xid, std::move(path),
-                       std::move(detail)});
+                         std::string_view path, std::string_view detail) {
+  trace.add(now, kind, client, s, zxid, code, code2, xid, path, detail);
 }
 
 }  // namespace zksim

@@ -10,29 +10,26 @@
 namespace zksim {
 namespace {
 
-constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
-
-void fold(std::uint64_t& h, const void* data, std::size_t n) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= kFnvPrime;
-  }
+// Our own 64-bit mix, fed whole words: integers as themselves, strings as
+// little-endian 8-byte chunks assembled from bytes, so the hash is the same on
+// every platform and compiler (and fast: a trace event costs a few multiplies).
+void mix(std::uint64_t& h, std::uint64_t v) {
+  h = (h ^ v) * 0x9E3779B97F4A7C15ULL;
+  h ^= h >> 29;
 }
 
-template <class T>
-void fold_int(std::uint64_t& h, T v) {
-  // Byte by byte, least significant first: the same on every platform.
-  auto u = static_cast<std::uint64_t>(v);
-  for (std::size_t i = 0; i < sizeof(T); ++i) {
-    h ^= (u >> (8 * i)) & 0xFF;
-    h *= kFnvPrime;
+void mix_string(std::uint64_t& h, std::string_view s) {
+  mix(h, s.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  std::size_t n = s.size();
+  while (n > 0) {
+    std::uint64_t w = 0;
+    std::size_t k = n < 8 ? n : 8;
+    for (std::size_t i = 0; i < k; ++i) w |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+    mix(h, w);
+    p += k;
+    n -= k;
   }
-}
-
-void fold_string(std::uint64_t& h, const std::string& s) {
-  fold_int(h, static_cast<std::uint32_t>(s.size()));
-  fold(h, s.data(), s.size());
 }
 
 constexpr std::array<std::string_view, 16> kRequestNames = {
@@ -60,18 +57,33 @@ std::string_view request_kind_name(std::int32_t kind) { return name_in(kRequestN
 std::string_view fault_kind_name(std::int32_t kind) { return name_in(kFaultNames, kind); }
 
 void Trace::add(TraceEvent e) {
-  fold_int(hash_, e.time);
-  fold_int(hash_, static_cast<std::uint8_t>(e.kind));
-  fold_int(hash_, e.client);
-  fold_int(hash_, e.session.value);
-  fold_int(hash_, e.zxid);
-  fold_int(hash_, e.code);
-  fold_int(hash_, e.code2);
-  fold_int(hash_, e.xid);
-  fold_string(hash_, e.path);
-  fold_string(hash_, e.detail);
-  ++count_;
+  fold(e.time, e.kind, e.client, e.session, e.zxid, e.code, e.code2, e.xid, e.path, e.detail);
   if (keep_) events_.push_back(std::move(e));
+}
+
+void Trace::add(TimeMs time, TraceKind kind, std::int32_t client, SessionId session,
+                std::int64_t zxid, std::int32_t code, std::int32_t code2, std::uint32_t xid,
+                std::string_view path, std::string_view detail) {
+  fold(time, kind, client, session, zxid, code, code2, xid, path, detail);
+  if (keep_) {
+    events_.push_back(TraceEvent{time, kind, client, session, zxid, code, code2, xid,
+                                 std::string(path), std::string(detail)});
+  }
+}
+
+void Trace::fold(TimeMs time, TraceKind kind, std::int32_t client, SessionId session,
+                 std::int64_t zxid, std::int32_t code, std::int32_t code2, std::uint32_t xid,
+                 std::string_view path, std::string_view detail) {
+  mix(hash_, static_cast<std::uint64_t>(time));
+  mix(hash_, static_cast<std::uint64_t>(kind) | static_cast<std::uint64_t>(xid) << 8 |
+                 static_cast<std::uint64_t>(static_cast<std::uint32_t>(client)) << 40);
+  mix(hash_, static_cast<std::uint64_t>(session.value));
+  mix(hash_, static_cast<std::uint64_t>(zxid));
+  mix(hash_, static_cast<std::uint64_t>(static_cast<std::uint32_t>(code)) |
+                 static_cast<std::uint64_t>(static_cast<std::uint32_t>(code2)) << 32);
+  mix_string(hash_, path);
+  mix_string(hash_, detail);
+  ++count_;
 }
 
 std::string Trace::render(const TraceEvent& e) {

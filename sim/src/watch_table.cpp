@@ -27,6 +27,7 @@ std::vector<SessionId> WatchManager::trigger(std::string_view path, EventType ty
                                              const std::vector<SessionId>& suppress,
                                              std::vector<SessionId>& notify) {
   std::vector<SessionId> found;
+  if (table_.empty()) return found;
   std::string_view local = path;
   bool at_parent = false;
   while (true) {

@@ -118,9 +118,9 @@ TimeMs World::Impl::message_delay() {
 }
 
 void World::Impl::send_up(Handle& h, UpMsg msg) {
-  auto it = conns.find(h.conn);
-  if (it == conns.end()) return;
-  Conn& c = it->second;
+  Conn* cp = find_conn(h.conn);
+  if (!cp) return;
+  Conn& c = *cp;
   TimeMs t = std::max(now + message_delay(), c.up_last);
   c.up_last = t;
   c.up.push_back(std::move(msg));
@@ -129,9 +129,9 @@ void World::Impl::send_up(Handle& h, UpMsg msg) {
 }
 
 void World::Impl::send_down(std::uint64_t conn, DownMsg msg) {
-  auto it = conns.find(conn);
-  if (it == conns.end()) return;
-  Conn& c = it->second;
+  Conn* cp = find_conn(conn);
+  if (!cp) return;
+  Conn& c = *cp;
   if (!c.server_open && msg.kind != DownMsg::Closed) return;
   TimeMs t = std::max(now + message_delay() + c.extra_delay_next, c.down_last);
   c.extra_delay_next = 0;
@@ -141,39 +141,42 @@ void World::Impl::send_down(std::uint64_t conn, DownMsg msg) {
 }
 
 void World::Impl::deliver_up(std::uint64_t conn) {
-  auto it = conns.find(conn);
-  if (it == conns.end()) return;
-  Conn& c = it->second;
-  UpMsg msg = std::move(c.up.front());
-  c.up.pop_front();
-  if (!c.server_open) return;
-  switch (msg.kind) {
-    case UpMsg::Connect:
-      serve_connect(conn, msg);
-      break;
-    case UpMsg::Req:
-    case UpMsg::Close:
-      serve_request(conn, msg);
-      break;
+  Conn* c = find_conn(conn);
+  if (!c) return;
+  // Served in place: the server never sends on an up channel, so the front
+  // stays put until it is popped.
+  UpMsg& msg = c->up.front();
+  if (c->server_open) {
+    switch (msg.kind) {
+      case UpMsg::Connect:
+        serve_connect(conn, msg);
+        break;
+      case UpMsg::Req:
+      case UpMsg::Close:
+        serve_request(conn, msg);
+        break;
+    }
   }
+  c->up.pop_front();
+  if (!c->client_open && c->up.empty() && c->down.empty()) conns[conn].reset();
 }
 
 void World::Impl::deliver_down(std::uint64_t conn) {
-  auto it = conns.find(conn);
-  if (it == conns.end()) return;
-  Conn& c = it->second;
-  DownMsg msg = std::move(c.down.front());
-  c.down.pop_front();
-  if (!c.client_open) return;
-  Handle& h = *handles[static_cast<std::size_t>(c.handle)];
-  if (h.conn != conn) return;
-  on_down(h, std::move(msg));
+  Conn* c = find_conn(conn);
+  if (!c) return;
+  // Handled in place: the client never sends on a down channel, and a
+  // connection with a message in it is never freed, so `c` stays valid.
+  DownMsg& msg = c->down.front();
+  Handle& h = *handles[static_cast<std::size_t>(c->handle)];
+  if (c->client_open && h.conn == conn) on_down(h, msg);
+  c->down.pop_front();
+  if (!c->client_open && c->up.empty() && c->down.empty()) conns[conn].reset();
 }
 
 void World::Impl::server_close(std::uint64_t conn) {
-  auto it = conns.find(conn);
-  if (it == conns.end() || !it->second.server_open) return;
-  Conn& c = it->second;
+  Conn* cp = find_conn(conn);
+  if (!cp || !cp->server_open) return;
+  Conn& c = *cp;
   DownMsg closed;
   closed.kind = DownMsg::Closed;
   send_down(conn, std::move(closed));
@@ -188,11 +191,11 @@ void World::Impl::server_close(std::uint64_t conn) {
 
 void World::Impl::client_close(Handle& h) {
   if (h.conn == 0) return;
-  auto it = conns.find(h.conn);
   std::uint64_t id = h.conn;
+  Conn* cp = find_conn(id);
   h.conn = 0;
-  if (it == conns.end()) return;
-  Conn& c = it->second;
+  if (!cp) return;
+  Conn& c = *cp;
   c.client_open = false;
   if (c.server_open) {
     // The server sees the socket close; the session itself lingers.
@@ -201,13 +204,13 @@ void World::Impl::client_close(Handle& h) {
     if (s != session_conn.end() && s->second == id) session_conn.erase(s);
     go_silent(h, now);
   }
-  if (c.up.empty() && c.down.empty()) conns.erase(it);
+  if (c.up.empty() && c.down.empty()) conns[static_cast<std::size_t>(id)].reset();
 }
 
 // --- server side ---
 
 void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
-  Conn& c = conns.at(conn);
+  Conn& c = *find_conn(conn);
   Handle& h = *handles[static_cast<std::size_t>(c.handle)];
   DownMsg reply;
   if (msg.session == SessionId{}) {
@@ -236,7 +239,7 @@ void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
 }
 
 void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
-  Conn& c = conns.at(conn);
+  Conn& c = *find_conn(conn);
   SessionId session = c.session;
   Handle& h = *handles[static_cast<std::size_t>(c.handle)];
   if (msg.kind == UpMsg::Close) {
@@ -415,7 +418,7 @@ void World::Impl::apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms) {
       crash(h.process);
       break;
     case FaultKind::Delay:
-      if (auto it = conns.find(h.conn); it != conns.end()) it->second.extra_delay_next = duration_ms;
+      if (Conn* c = find_conn(h.conn)) c->extra_delay_next = duration_ms;
       break;
     default:
       break;

@@ -10,9 +10,11 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <set>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,10 @@ namespace zksim {
 
 class SimClient;
 struct Handle;
+
+struct SessionHash {
+  std::size_t operator()(SessionId s) const noexcept { return std::hash<std::int64_t>{}(s.value); }
+};
 
 // A request a coroutine is waiting on; lives in the awaiting coroutine's frame.
 struct PendingOp {
@@ -55,10 +61,30 @@ struct DownMsg {
   int timeout_ms = 0;          // ConnectOk
 };
 
+// A FIFO that reuses its storage: a channel holds a message or two at a
+// time, and std::deque would allocate a block every couple of messages.
+template <class T>
+class Fifo {
+ public:
+  bool empty() const { return head_ == items_.size(); }
+  T& front() { return items_[head_]; }
+  void push_back(T&& v) { items_.push_back(std::move(v)); }
+  void pop_front() {
+    if (++head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    }
+  }
+
+ private:
+  std::vector<T> items_;
+  std::size_t head_ = 0;
+};
+
 struct Conn {
   int handle = -1;
-  std::deque<UpMsg> up;
-  std::deque<DownMsg> down;
+  Fifo<UpMsg> up;
+  Fifo<DownMsg> down;
   TimeMs up_last = 0, down_last = 0;  // last scheduled delivery, for FIFO
   bool client_open = true;            // the client still reads and writes it
   bool server_open = true;            // the server still serves it
@@ -77,7 +103,7 @@ struct Handle {
   std::int64_t last_zxid = 0;
   std::uint32_t next_xid = 1;
   std::uint64_t conn = 0;                   // current connection, 0 = none
-  std::map<std::uint32_t, PendingOp*> in_flight;
+  std::deque<PendingOp*> in_flight;         // sent, by xid (replies come in order)
   std::deque<PendingOp*> queued;
   std::map<std::string, std::vector<Watcher>> node_w, exist_w, child_w, persistent_w, recursive_w;
   std::vector<int> views;                   // client ids sharing this handle
@@ -120,7 +146,7 @@ struct World::Impl {
   std::vector<std::unique_ptr<Handle>> handles;
   std::vector<std::unique_ptr<SimClient>> clients;
   int next_process = 0;
-  std::map<SessionId, int> handle_of_session;
+  std::unordered_map<SessionId, int, SessionHash> handle_of_session;
 
   // --- tasks ---
   struct Root {
@@ -131,7 +157,11 @@ struct World::Impl {
   std::uint64_t next_root = 0;
 
   // --- network (world.cpp) ---
-  std::map<std::uint64_t, Conn> conns;
+  // By connection id (ids are never reused; a closed one is a null slot).
+  std::vector<std::unique_ptr<Conn>> conns{1};
+  Conn* find_conn(std::uint64_t id) {
+    return id < conns.size() ? conns[static_cast<std::size_t>(id)].get() : nullptr;
+  }
   std::uint64_t next_conn = 1;
   TimeMs message_delay();
   void send_up(Handle& h, UpMsg msg);
@@ -148,7 +178,7 @@ struct World::Impl {
   void serve_request(std::uint64_t conn, UpMsg& msg);
   void publish(const Outcome& out, std::int64_t zxid);  // watch events to their sessions
   std::uint64_t conn_of_session(SessionId s) const;
-  std::map<SessionId, std::uint64_t> session_conn;      // server side binding
+  std::unordered_map<SessionId, std::uint64_t, SessionHash> session_conn;  // server side; never iterated
   // Sessions the server no longer hears pings from, by deadline.
   std::set<std::pair<TimeMs, SessionId>> silent;
   std::optional<std::uint64_t> expiry_call;
@@ -171,11 +201,12 @@ struct World::Impl {
   void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms);
 
   // --- client library (sim_client.cpp) ---
-  bool submit(Handle& h, PendingOp& op, Request request);
+  // Sends (or queues) op.request; false if it completed at once (op.result set).
+  bool submit(Handle& h, PendingOp& op);
   void forget(Handle& h, PendingOp& op);
   void connect(Handle& h);
-  void on_down(Handle& h, DownMsg msg);
-  void complete(Handle& h, PendingOp& op, Outcome out);
+  void on_down(Handle& h, DownMsg& msg);
+  void complete(Handle& h, PendingOp& op, Outcome&& out);
   void disconnected(Handle& h);
   void session_event(Handle& h, KeeperState state);
   void watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxid);
@@ -185,8 +216,8 @@ struct World::Impl {
   void resume(Handle& h);
   void crash(int process);
   void record(TraceKind kind, int client, SessionId s, std::int64_t zxid, std::int32_t code,
-              std::int32_t code2 = 0, std::uint32_t xid = 0, std::string path = {},
-              std::string detail = {});
+              std::int32_t code2 = 0, std::uint32_t xid = 0, std::string_view path = {},
+              std::string_view detail = {});
   bool paused(const Handle& h) const { return h.paused_until > now; }
 };
 
@@ -220,8 +251,9 @@ class SimClient final : public Client {
   Watcher default_watcher;
 
  private:
-  Task<Outcome> call(Request request, std::string path, Watcher watcher = {},
-                     bool recursive = false);
+  // Fills in a request about to be awaited.
+  void prepare(PendingOp& op, Request request, std::string path, Watcher watcher = {},
+               bool recursive = false);
   World::Impl& w_;
   Handle& h_;
   int id_;

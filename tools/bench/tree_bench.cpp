@@ -10,8 +10,6 @@
 //
 // Background znodes are "/bg/d<4 digits>/node-<7 digits>" (25 bytes), 1000
 // per parent.
-// request.h uses Error without including its header.
-#include "zksim/error.h"
 #include "zksim/server.h"
 
 #include <benchmark/benchmark.h>

@@ -8,6 +8,9 @@
 // session expired or the handle was closed every call returns InvalidState.
 // Watch callbacks and session events run on the backend's one thread.
 //
+// GCC 12: build arguments in named locals, not as braced temporaries inside
+// a co_await expression; GCC 12 may destroy such temporaries twice.
+//
 //   zksim::Task<> example(zksim::Client& zk) {
 //     auto made = co_await zk.create("/lock/n-", "", CreateMode::EphemeralSequential);
 //     if (!made) co_return;                        // made.error() says why

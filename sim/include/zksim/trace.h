@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zksim {
@@ -44,6 +45,11 @@ class Trace {
   explicit Trace(bool keep_events = true) : keep_(keep_events) {}
 
   void add(TraceEvent e);
+  // The same as add(TraceEvent{...}) without building strings unless the
+  // events are kept.
+  void add(TimeMs time, TraceKind kind, std::int32_t client, SessionId session,
+           std::int64_t zxid, std::int32_t code, std::int32_t code2, std::uint32_t xid,
+           std::string_view path, std::string_view detail);
   std::uint64_t hash() const { return hash_; }
   std::size_t size() const { return count_; }
   const std::vector<TraceEvent>& events() const { return events_; }
@@ -52,8 +58,11 @@ class Trace {
   static std::string render(const TraceEvent& e);
 
  private:
+  void fold(TimeMs time, TraceKind kind, std::int32_t client, SessionId session, std::int64_t zxid,
+            std::int32_t code, std::int32_t code2, std::uint32_t xid, std::string_view path,
+            std::string_view detail);
   bool keep_;
-  std::uint64_t hash_ = 0xcbf29ce484222325ULL;  // FNV-1a offset basis
+  std::uint64_t hash_ = 0x7a6b73696d000001ULL;
   std::size_t count_ = 0;
   std::vector<TraceEvent> events_;
 };

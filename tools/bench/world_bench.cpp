@@ -1,0 +1,56 @@
+// End-to-end simulated client operations per second: a coroutine on one
+// client issues create / getData / setData / exists / delete through the
+// whole path (client library -> network -> server -> network -> client),
+// while <sessions> - 1 other sessions sit connected and idle. Pings are
+// simulated lazily, so idle sessions should cost nothing: the figure must
+// stay flat from 1 to 10,000 sessions. items_per_second counts operations.
+#include "zksim/world.h"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <memory>
+
+namespace {
+
+using namespace zksim;
+
+constexpr int kOpsPerBatch = 1000;  // 200 rounds of 5 operations
+
+Task<> batch(Client& c, int rounds) {
+  for (int i = 0; i < rounds; ++i) {
+    std::string path = fmt::format("/b/n{}", i);
+    co_await c.create(path, "0123456789abcdef", CreateMode::Persistent);
+    co_await c.get_data(path);
+    co_await c.set_data(path, "fedcba9876543210");
+    co_await c.exists(path);
+    co_await c.remove(path);
+  }
+}
+
+void BM_ClientOps(benchmark::State& state) {
+  const int sessions = static_cast<int>(state.range(0));
+  SeededDecisions decisions(1);
+  WorldConfig cfg;
+  cfg.keep_trace = false;
+  cfg.delay_choices = 1;
+  World world(cfg, decisions);
+  Client& active = world.open("active", 30000);
+  for (int i = 1; i < sessions; ++i) world.open(fmt::format("idle{}", i), 30000);
+  world.spawn(active, [](Client& c) -> Task<> {
+    co_await c.create("/b", "", CreateMode::Persistent);
+  }(active));
+  world.run_until_done(1'000'000);
+  for (auto _ : state) {
+    world.spawn(active, batch(active, kOpsPerBatch / 5));
+    if (!world.run_until_done(world.now() + 10'000'000)) state.SkipWithError("batch did not finish");
+  }
+  state.SetItemsProcessed(state.iterations() * kOpsPerBatch);
+  state.counters["sessions"] = sessions;
+  state.counters["trace_events"] = static_cast<double>(world.trace().size());
+}
+BENCHMARK(BM_ClientOps)->Arg(1)->Arg(100)->Arg(10'000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
