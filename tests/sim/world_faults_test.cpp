@@ -260,6 +260,37 @@ TEST(WorldFaults, ReconnectFiresTheWatchItMissed) {
             (WatchedEvent{EventType::NodeDataChanged, KeeperState::SyncConnected, "/n"}));
 }
 
+TEST(WorldFaults, ScriptedFaultFiresAtItsTime) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a", 2000);
+  ScriptedFault f;
+  f.kind = FaultKind::Crash;
+  f.client = 0;
+  f.at = 500;
+  w.schedule(f);
+  w.run_until(499);
+  EXPECT_EQ(c.state(), SessionState::Connected);
+  w.run_until(500);
+  EXPECT_EQ(c.state(), SessionState::Closed);
+}
+
+TEST(WorldFaults, TraceRecordsFaultsAndAnnotationsReadably) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a");
+  w.schedule(on_nth(FaultKind::DropAfterApply, 0, request_kind<CreateRequest>));
+  run(w, c, [](Client& c) -> Task<> {
+    c.annotate("about to create");
+    co_await c.create("/x", "", CreateMode::Persistent);
+  }(c));
+  std::string text = w.trace().render();
+  EXPECT_NE(text.find("// about to create"), std::string::npos) << text;
+  EXPECT_NE(text.find("** fault drop-after-apply"), std::string::npos) << text;
+  EXPECT_NE(text.find("<- create /x #1 ZCONNECTIONLOSS"), std::string::npos) << text;
+  EXPECT_NE(text.find("== connecting"), std::string::npos) << text;
+}
+
 TEST(WorldFaults, NemesisAtZeroDecisionsInjectsNothing) {
   WorldConfig cfg = quiet();
   for (auto& r : cfg.nemesis.per_mille) r = 100;
