@@ -4,12 +4,6 @@
 namespace zksim::test {
 namespace {
 
-WorldConfig quiet() {
-  WorldConfig c;
-  c.delay_choices = 1;
-  return c;
-}
-
 ScriptedFault on_nth(FaultKind kind, int client, std::int32_t request_kind, int nth = 1) {
   ScriptedFault f;
   f.kind = kind;

@@ -10,6 +10,13 @@
 
 namespace zksim::test {
 
+// A world where every message takes exactly latency_ms (no delay decisions).
+inline WorldConfig quiet() {
+  WorldConfig c;
+  c.delay_choices = 1;
+  return c;
+}
+
 // Runs `task` as `owner` until it finishes; fails the test if it does not by `limit`.
 inline void run(World& w, Client& owner, Task<> task, TimeMs limit = 1'000'000) {
   w.spawn(owner, std::move(task));

@@ -5,12 +5,6 @@
 namespace zksim::test {
 namespace {
 
-WorldConfig quiet() {
-  WorldConfig c;
-  c.delay_choices = 1;  // every message takes exactly latency_ms
-  return c;
-}
-
 TEST(WorldSession, ConnectsAndNegotiatesTheTimeout) {
   ListDecisions d({});
   World w(quiet(), d);
