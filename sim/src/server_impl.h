@@ -52,8 +52,7 @@ struct Server::Impl {
   };
 
   // Reads and watch registration (server_read.cpp); no zxid.
-  using ReadRequest = Request;
-  void read(SessionId session, const detail::SessionInfo& info, const ReadRequest& r,
+  void read(SessionId session, const detail::SessionInfo& info, const Request& r,
             ChildOrder* order, Outcome& out);
   void set_watches(SessionId session, const SetWatchesRequest& r, Outcome& out);
   detail::NodeId readable(const std::string& path, int perm, const std::vector<Id>& auth,

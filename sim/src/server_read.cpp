@@ -34,7 +34,7 @@ NodeId Server::Impl::readable(const std::string& path, int perm, const std::vect
   return out.error == Error::Ok ? id : kNoNode;
 }
 
-void Server::Impl::read(SessionId session, const detail::SessionInfo& info, const ReadRequest& r,
+void Server::Impl::read(SessionId session, const detail::SessionInfo& info, const Request& r,
                         ChildOrder* order, Outcome& out) {
   const std::vector<Id>& auth = info.auth;
   std::visit(

@@ -85,23 +85,6 @@ bool WatchManager::remove(std::string_view path, SessionId session) {
   return true;
 }
 
-bool WatchManager::contains(std::string_view path, SessionId session) const {
-  std::string_view local = path;
-  bool at_parent = false;
-  while (true) {
-    auto it = table_.find(local);
-    if (it != table_.end()) {
-      for (const Entry& e : it->second) {
-        if (e.session != session) continue;
-        if (!at_parent || e.mode == WatchMode::PersistentRecursive) return true;
-      }
-    }
-    if (recursive_ == 0 || local.size() == 1) return false;
-    local = parent_of(local);
-    at_parent = true;
-  }
-}
-
 void WatchManager::remove_session(SessionId session) {
   auto s = by_session_.find(session);
   if (s == by_session_.end()) return;

@@ -29,8 +29,6 @@ class WatchManager {
                                  std::vector<SessionId>& notify);
   // removeWatcher: true if the session had a watch on exactly `path`.
   bool remove(std::string_view path, SessionId session);
-  // containsWatcher: a watch on `path`, or a recursive one on an ancestor.
-  bool contains(std::string_view path, SessionId session) const;
   void remove_session(SessionId session);
 
   std::size_t size() const { return count_; }

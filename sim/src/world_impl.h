@@ -177,7 +177,6 @@ struct World::Impl {
   void serve_connect(std::uint64_t conn, const UpMsg& msg);
   void serve_request(std::uint64_t conn, UpMsg& msg);
   void publish(const Outcome& out, std::int64_t zxid);  // watch events to their sessions
-  std::uint64_t conn_of_session(SessionId s) const;
   std::unordered_map<SessionId, std::uint64_t, SessionHash> session_conn;  // server side; never iterated
   // Sessions the server no longer hears pings from, by deadline.
   std::set<std::pair<TimeMs, SessionId>> silent;
