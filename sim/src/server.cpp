@@ -169,17 +169,16 @@ Outcome Server::apply(SessionId session, const Request& request, TimeMs now, Chi
           });
         } else if constexpr (std::is_same_v<R, DeleteRequest>) {
           write([&](Impl::Txn& t) { return m.remove(t, r); });
-        } else if constexpr (std::is_same_v<R, SetDataRequest>) {
+        } else if constexpr (std::is_same_v<R, SetDataRequest> ||
+                             std::is_same_v<R, SetAclRequest>) {
           write([&](Impl::Txn& t) {
             StatResponse s;
-            Error e = m.set_data(t, r, &s.stat);
-            if (e == Error::Ok) out.response = s;
-            return e;
-          });
-        } else if constexpr (std::is_same_v<R, SetAclRequest>) {
-          write([&](Impl::Txn& t) {
-            StatResponse s;
-            Error e = m.set_acl(t, r, &s.stat);
+            Error e;
+            if constexpr (std::is_same_v<R, SetDataRequest>) {
+              e = m.set_data(t, r, &s.stat);
+            } else {
+              e = m.set_acl(t, r, &s.stat);
+            }
             if (e == Error::Ok) out.response = s;
             return e;
           });

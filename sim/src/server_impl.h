@@ -74,6 +74,9 @@ struct Server::Impl {
   void delete_node(Txn& t, detail::NodeId id);
   Outcome kill_session(SessionId session, TimeMs now);
 
+  // The set a node with this ephemeralOwner is listed in: containers, ttls,
+  // its session's ephemerals, or none.
+  std::set<std::string, std::less<>>* owner_index(std::int64_t owner);
   void index_owner(const std::string& path, std::int64_t owner);
   void unindex_owner(const std::string& path, std::int64_t owner);
   std::int64_t next_zxid() { return ++last_zxid; }

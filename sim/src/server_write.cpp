@@ -46,26 +46,20 @@ bool is_normal_ephemeral(std::int64_t owner, bool extended) {
 
 }  // namespace
 
+std::set<std::string, std::less<>>* Server::Impl::owner_index(std::int64_t owner) {
+  if (owner == 0) return nullptr;
+  if (owner == kContainerOwner) return &containers;
+  if (cfg.extended_types && (owner & kTtlOwnerMask) == kTtlOwnerMask) return &ttls;
+  detail::SessionInfo* s = sessions.find(SessionId{owner});
+  return s ? &s->ephemerals : nullptr;
+}
+
 void Server::Impl::index_owner(const std::string& path, std::int64_t owner) {
-  if (owner == 0) return;
-  if (owner == kContainerOwner) {
-    containers.insert(path);
-  } else if (cfg.extended_types && (owner & kTtlOwnerMask) == kTtlOwnerMask) {
-    ttls.insert(path);
-  } else if (auto* s = sessions.find(SessionId{owner})) {
-    s->ephemerals.insert(path);
-  }
+  if (auto* index = owner_index(owner)) index->insert(path);
 }
 
 void Server::Impl::unindex_owner(const std::string& path, std::int64_t owner) {
-  if (owner == 0) return;
-  if (owner == kContainerOwner) {
-    containers.erase(path);
-  } else if (cfg.extended_types && (owner & kTtlOwnerMask) == kTtlOwnerMask) {
-    ttls.erase(path);
-  } else if (auto* s = sessions.find(SessionId{owner})) {
-    s->ephemerals.erase(path);
-  }
+  if (auto* index = owner_index(owner)) index->erase(path);
 }
 
 Error Server::Impl::create(Txn& t, const CreateRequest& r, CreateResponse* out) {
