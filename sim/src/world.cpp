@@ -297,30 +297,34 @@ void World::Impl::publish(const Outcome& out, std::int64_t zxid) {
 // and from then on the session's real deadline counts.
 void World::Impl::go_silent(Handle& h, TimeMs since) {
   SessionId s = h.session;
-  if (s == SessionId{} || !server.session_alive(s)) return;
-  for (const auto& entry : silent) {
-    if (entry.second == s) return;
-  }
+  if (s == SessionId{} || !server.session_alive(s) || silent_deadline.contains(s)) return;
   const TimeMs interval = std::max(1, h.timeout_ms / 3);
   const TimeMs limit = paused(h) ? std::min(since, h.pause_start) : since;
   if (limit >= h.last_send + interval) {
     TimeMs k = (limit - h.last_send) / interval;
     server.touch(s, h.last_send + k * interval + cfg.latency_ms);
   }
-  silent.emplace(*server.deadline(s), s);
+  mark_silent(s, *server.deadline(s));
   schedule_expiry();
+}
+
+void World::Impl::mark_silent(SessionId s, TimeMs deadline) {
+  silent.emplace(deadline, s);
+  silent_deadline[s] = deadline;
+}
+
+void World::Impl::unmark_silent(SessionId s) {
+  auto it = silent_deadline.find(s);
+  if (it == silent_deadline.end()) return;
+  silent.erase({it->second, s});
+  silent_deadline.erase(it);
 }
 
 void World::Impl::go_healthy(Handle& h) {
   if (h.crashed || paused(h) || h.session == SessionId{}) return;
   auto s = session_conn.find(h.session);
   if (s == session_conn.end()) return;
-  for (auto it = silent.begin(); it != silent.end(); ++it) {
-    if (it->second == h.session) {
-      silent.erase(it);
-      break;
-    }
-  }
+  unmark_silent(h.session);
   h.last_send = now;
 }
 
@@ -337,11 +341,11 @@ void World::Impl::schedule_expiry() {
 void World::Impl::check_expiry() {
   while (!silent.empty() && silent.begin()->first <= now) {
     SessionId s = silent.begin()->second;
-    silent.erase(silent.begin());
+    unmark_silent(s);
     std::optional<TimeMs> d = server.deadline(s);
     if (!d) continue;
     if (*d > now) {
-      silent.emplace(*d, s);  // heard from since it fell silent
+      mark_silent(s, *d);  // heard from since it fell silent
       continue;
     }
     expire_session(s);
@@ -350,12 +354,7 @@ void World::Impl::check_expiry() {
 }
 
 void World::Impl::expire_session(SessionId s) {
-  for (auto it = silent.begin(); it != silent.end(); ++it) {
-    if (it->second == s) {
-      silent.erase(it);
-      break;
-    }
-  }
+  unmark_silent(s);
   Outcome out = server.expire(s, now);
   if (out.error != Error::Ok) return;
   record(TraceKind::Server, -1, s, out.zxid.value, static_cast<int>(ServerAction::SessionExpired));

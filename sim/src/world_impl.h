@@ -180,6 +180,9 @@ struct World::Impl {
   std::unordered_map<SessionId, std::uint64_t, SessionHash> session_conn;  // server side; never iterated
   // Sessions the server no longer hears pings from, by deadline.
   std::set<std::pair<TimeMs, SessionId>> silent;
+  std::unordered_map<SessionId, TimeMs, SessionHash> silent_deadline;  // the key in `silent`
+  void mark_silent(SessionId s, TimeMs deadline);
+  void unmark_silent(SessionId s);
   std::optional<std::uint64_t> expiry_call;
   void go_silent(Handle& h, TimeMs since);
   void go_healthy(Handle& h);
