@@ -55,26 +55,24 @@ struct SleepAwaiter {
   }
 };
 
-bool valid_paths(const Request& r) {
-  return std::visit(
-      [](const auto& q) -> bool {
-        using Q = std::decay_t<decltype(q)>;
-        if constexpr (std::is_same_v<Q, CreateRequest>) {
-          return client_accepts_path(q.path, is_sequential(q.mode));
-        } else if constexpr (std::is_same_v<Q, MultiRequest>) {
-          for (const MultiOp& op : q.ops) {
-            if (!std::visit([](const auto& o) { return valid_paths(Request{o}); }, op)) return false;
-          }
-          return true;
-        } else if constexpr (std::is_same_v<Q, SetWatchesRequest> ||
-                             std::is_same_v<Q, GetEphemeralsRequest>) {
-          return true;
-        } else {
-          return client_accepts_path(q.path);
-        }
-      },
-      r);
-}
+// The C client's check of every path a request carries.
+struct PathCheck {
+  bool operator()(const CreateRequest& q) const {
+    return client_accepts_path(q.path, is_sequential(q.mode));
+  }
+  bool operator()(const MultiRequest& q) const {
+    return std::all_of(q.ops.begin(), q.ops.end(),
+                       [this](const MultiOp& op) { return std::visit(*this, op); });
+  }
+  bool operator()(const SetWatchesRequest&) const { return true; }
+  bool operator()(const GetEphemeralsRequest&) const { return true; }
+  template <class Q>
+  bool operator()(const Q& q) const {
+    return client_accepts_path(q.path);
+  }
+};
+
+bool valid_paths(const Request& r) { return std::visit(PathCheck{}, r); }
 
 }  // namespace
 
