@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace zksim {
 namespace {
 
@@ -197,6 +199,52 @@ Task<void> SimClient::sleep(TimeMs ms) {
   co_await SleepAwaiter{w_, h_, w_.now + std::max<TimeMs>(ms, 0)};
 }
 
+// Waits for a Signal or a timer, whichever comes first; like SleepAwaiter,
+// a timer that expires while the process is paused waits for the pause to end.
+struct SignalOrTimer {
+  World::Impl& w;
+  Handle& h;
+  Signal::Awaiter on_signal;
+  TimeMs until;
+  std::uint64_t call = 0;
+  bool timed_out = false;
+  std::coroutine_handle<> c;
+  bool await_ready() const noexcept { return on_signal.await_ready(); }
+  void await_suspend(std::coroutine_handle<> waiter) {
+    c = waiter;
+    on_signal.await_suspend(waiter);
+    arm(until);
+  }
+  void arm(TimeMs t) {
+    call = w.call_at(t, [this] {
+      call = 0;
+      if (h.crashed) return;
+      if (w.paused(h)) return arm(h.paused_until);
+      timed_out = true;
+      on_signal.detach();
+      c.resume();
+    });
+  }
+  bool await_resume() const noexcept { return !timed_out; }
+  ~SignalOrTimer() {
+    if (call) w.cancel_call(call);
+  }
+};
+
+Task<bool> SimClient::wait_for(Signal s, TimeMs timeout_ms) {
+  if (timeout_ms < 0) {
+    co_await s.wait();
+    co_return true;
+  }
+  SignalOrTimer waiting{w_, h_, s.wait(), w_.now + timeout_ms};
+  bool set = co_await waiting;
+  co_return set;
+}
+
+std::string SimClient::unique_id() {
+  return fmt::format("{:x}-{}", h_.session.value, h_.next_unique++);
+}
+
 void SimClient::annotate(std::string text) {
   w_.record(TraceKind::Annotation, id_, h_.session, 0, 0, 0, 0, {}, text);
 }
@@ -377,6 +425,7 @@ void World::Impl::session_event(Handle& h, KeeperState state) {
   std::vector<Watcher> all;
   for (int v : h.views) {
     if (clients[v]->default_watcher) all.push_back(clients[v]->default_watcher);
+    for (const auto& [id, l] : clients[v]->listeners) all.push_back(l);
   }
   for (auto* table : {&h.node_w, &h.exist_w, &h.child_w, &h.persistent_w, &h.recursive_w}) {
     for (const auto& [path, ws] : *table) all.insert(all.end(), ws.begin(), ws.end());

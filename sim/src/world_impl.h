@@ -102,6 +102,7 @@ struct Handle {
   SessionState state = SessionState::Connecting;
   std::int64_t last_zxid = 0;
   std::uint32_t next_xid = 1;
+  std::uint64_t next_unique = 1;            // for unique_id()
   std::uint64_t conn = 0;                   // current connection, 0 = none
   std::deque<PendingOp*> in_flight;         // sent, by xid (replies come in order)
   std::deque<PendingOp*> queued;
@@ -243,14 +244,22 @@ class SimClient final : public Client {
   SessionState state() const override { return h_.state; }
   SessionId session_id() const override { return h_.session; }
   void set_default_watcher(Watcher watcher) override { default_watcher = std::move(watcher); }
+  std::uint64_t add_session_listener(Watcher listener) override {
+    listeners.emplace(next_listener, std::move(listener));
+    return next_listener++;
+  }
+  void remove_session_listener(std::uint64_t id) override { listeners.erase(id); }
+  std::string unique_id() override;
   TimeMs now() const override { return w_.now; }
   Task<void> sleep(TimeMs ms) override;
+  Task<bool> wait_for(Signal s, TimeMs timeout_ms) override;
   void annotate(std::string text) override;
 
   int id() const { return id_; }
   const std::string& name() const { return name_; }
   Handle& handle() { return h_; }
   Watcher default_watcher;
+  std::map<std::uint64_t, Watcher> listeners;  // session listeners, by id
 
  private:
   // Fills in a request about to be awaited.
@@ -260,6 +269,7 @@ class SimClient final : public Client {
   Handle& h_;
   int id_;
   std::string name_;
+  std::uint64_t next_listener = 1;
 };
 
 }  // namespace zksim

@@ -2,6 +2,8 @@
 // client-visible effect of each fault class.
 #include "world_fixture.h"
 
+#include <set>
+
 namespace zksim::test {
 namespace {
 
@@ -135,6 +137,56 @@ TEST(WorldSession, GetChildrenOrderIsADecision) {
   };
   EXPECT_EQ(children({}), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(children({2, 1}), (std::vector<std::string>{"c", "a", "b"}));
+}
+
+TEST(WorldSession, SessionListenersHearEverySessionEventUntilRemoved) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a", 3000);
+  Seen first, second;
+  std::uint64_t a = c.add_session_listener(first.watcher());
+  c.add_session_listener(second.watcher());
+  w.run_until(10);
+  c.remove_session_listener(a);
+  w.inject(FaultKind::ExpireSession, 0);
+  w.run_until(10'000);
+  EXPECT_EQ(first.states(), (std::vector<KeeperState>{KeeperState::SyncConnected}));
+  // Expiry is learned on reconnect: Disconnected, then Expired.
+  EXPECT_EQ(second.states(), (std::vector<KeeperState>{KeeperState::SyncConnected,
+                                                       KeeperState::Disconnected,
+                                                       KeeperState::Expired}));
+}
+
+TEST(WorldSession, WaitForReturnsWhenTheSignalIsSetOrTheTimeoutPasses) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a");
+  Client& b = w.open("b");
+  run(w, c, [](Client& c, Client& b) -> Task<> {
+    Signal never;
+    TimeMs start = c.now();
+    EXPECT_FALSE(co_await c.wait_for(never, 50));
+    EXPECT_EQ(c.now(), start + 50);
+    Signal created;
+    EXPECT_EQ((co_await c.exists("/n", signal_watcher(created))).error(), Error::NoNode);
+    EXPECT_TRUE((co_await b.create("/n", "", CreateMode::Persistent)).ok());
+    start = c.now();
+    EXPECT_TRUE(co_await c.wait_for(created, 1000));
+    EXPECT_LT(c.now(), start + 1000);
+    EXPECT_TRUE(co_await c.wait_for(created, 0));  // already set: no suspension
+    co_await c.sleep(2000);                         // the cancelled timer never fires
+  }(c, b));
+}
+
+TEST(WorldSession, UniqueIdsDifferAcrossCallsAndClients) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& a = w.open("a");
+  Client& b = w.open("b");
+  Client& a2 = w.share(a, "a2");
+  w.run_until(10);
+  std::set<std::string> ids{a.unique_id(), a.unique_id(), b.unique_id(), a2.unique_id()};
+  EXPECT_EQ(ids.size(), 4u);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include "zksim/task.h"
 #include "zksim/types.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -84,11 +85,24 @@ class Client {
   virtual SessionId session_id() const = 0;
   // The default watcher: receives every session event.
   virtual void set_default_watcher(Watcher watcher) = 0;
+  // Another receiver of every session event (after the default watcher),
+  // until removed: how a recipe learns of Disconnected and Expired without
+  // owning the default watcher. Returns the id remove_session_listener takes.
+  virtual std::uint64_t add_session_listener(Watcher listener) = 0;
+  virtual void remove_session_listener(std::uint64_t id) = 0;
+  // A name that no other call returns, on this or any other client of the
+  // same ensemble, while this session lives: recipes put it in node names to
+  // recognise their own node after a lost reply. Deterministic on the
+  // simulator.
+  virtual std::string unique_id() = 0;
 
   // The backend's clock (simulated or real), in ms, for timeouts.
   virtual TimeMs now() const = 0;
   // Resumes after `ms` of the backend's time.
   virtual Task<void> sleep(TimeMs ms) = 0;
+  // Resumes when `s` is set (true) or once `timeout_ms` of the backend's
+  // time has passed (false); a negative timeout waits for `s` only.
+  virtual Task<bool> wait_for(Signal s, TimeMs timeout_ms) = 0;
   // Adds a line to the trace (simulator) or the log (real server).
   virtual void annotate(std::string text) = 0;
 };

@@ -132,8 +132,12 @@ class Signal {
     explicit Awaiter(std::shared_ptr<State> s) : s_(std::move(s)) {}
     Awaiter(const Awaiter&) = delete;
     Awaiter& operator=(const Awaiter&) = delete;
-    ~Awaiter() {
+    ~Awaiter() { detach(); }
+    // Stops waiting: set() will no longer resume the suspended coroutine
+    // (for a backend resuming it for another reason, such as a timeout).
+    void detach() noexcept {
       if (me_ && s_->waiter == me_) s_->waiter = {};
+      me_ = {};
     }
     bool await_ready() const noexcept { return s_->set; }
     void await_suspend(std::coroutine_handle<> h) noexcept {
