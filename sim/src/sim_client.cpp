@@ -242,7 +242,8 @@ Task<bool> SimClient::wait_for(Signal s, TimeMs timeout_ms) {
 }
 
 std::string SimClient::unique_id() {
-  return fmt::format("{:x}-{}", h_.session.value, h_.next_unique++);
+  // The handle's number, not the session id: that is 0 until connected.
+  return fmt::format("{}-{}", h_.index, h_.next_unique++);
 }
 
 void SimClient::annotate(std::string text) {

@@ -91,9 +91,9 @@ class Client {
   virtual std::uint64_t add_session_listener(Watcher listener) = 0;
   virtual void remove_session_listener(std::uint64_t id) = 0;
   // A name that no other call returns, on this or any other client of the
-  // same ensemble, while this session lives: recipes put it in node names to
-  // recognise their own node after a lost reply. Deterministic on the
-  // simulator.
+  // same ensemble: recipes put it in node names to recognise their own node
+  // after a lost reply. Usable before the session is connected.
+  // Deterministic on the simulator.
   virtual std::string unique_id() = 0;
 
   // The backend's clock (simulated or real), in ms, for timeouts.

@@ -1,0 +1,210 @@
+#include "contender.h"
+
+#include "zksim/recipes/sequence.h"
+
+#include <algorithm>
+
+namespace zksim::recipes::detail {
+
+std::string join(std::string_view dir, std::string_view name) {
+  std::string out(dir);
+  if (out != "/") out += '/';
+  out += name;
+  return out;
+}
+
+namespace {
+
+std::string_view parent_of(std::string_view path) {
+  std::size_t slash = path.rfind('/');
+  return slash == 0 ? std::string_view("/") : path.substr(0, slash);
+}
+
+}  // namespace
+
+Task<Result<void>> ensure_path(Client& zk, std::string path) {
+  if (path == "/") co_return Result<void>();
+  for (;;) {
+    auto made = co_await zk.create(path, "", CreateMode::Persistent);
+    if (made || made.error() == Error::NodeExists) co_return Result<void>();
+    if (made.error() == Error::ConnectionLoss) continue;  // applied or not: NodeExists tells
+    if (made.error() != Error::NoNode) co_return made.error();
+    auto parent = co_await ensure_path(zk, std::string(parent_of(path)));
+    if (!parent) co_return parent.error();
+  }
+}
+
+namespace {
+
+// Our node after a lost reply: the child whose name starts with `prefix`.
+Task<Result<std::optional<Created>>> find_own(Client& zk, std::string dir, std::string prefix) {
+  for (;;) {
+    auto listed = co_await zk.get_children(dir);
+    if (!listed && listed.error() == Error::ConnectionLoss) continue;
+    if (!listed && listed.error() == Error::NoNode) co_return std::optional<Created>();
+    if (!listed) co_return listed.error();
+    auto it = std::find_if(listed->children.begin(), listed->children.end(),
+                           [&](const std::string& c) { return c.starts_with(prefix); });
+    if (it == listed->children.end()) co_return std::optional<Created>();
+    std::string path = join(dir, *it);
+    auto st = co_await zk.exists(path);
+    if (!st && st.error() == Error::ConnectionLoss) continue;
+    if (!st && st.error() == Error::NoNode) co_return std::optional<Created>();
+    if (!st) co_return st.error();
+    co_return std::optional<Created>(Created{path, st->czxid});
+  }
+}
+
+}  // namespace
+
+Task<Result<Created>> create_protected(Client& zk, std::string dir, std::string prefix,
+                                       std::string data, CreateMode mode) {
+  std::string path = join(dir, prefix);
+  for (;;) {
+    auto made = co_await zk.create(path, data, mode);
+    if (made) co_return Created{made->path, made->stat.czxid};
+    if (made.error() == Error::NoNode) {
+      auto parent = co_await ensure_path(zk, dir);
+      if (!parent) co_return parent.error();
+      continue;
+    }
+    if (made.error() != Error::ConnectionLoss) co_return made.error();
+    auto found = co_await find_own(zk, dir, prefix);
+    if (!found) co_return found.error();
+    if (*found) co_return std::move(**found);
+  }
+}
+
+Task<Result<void>> delete_surely(Client& zk, std::string path) {
+  for (;;) {
+    auto gone = co_await zk.remove(path);
+    if (gone || gone.error() == Error::NoNode) co_return Result<void>();
+    if (gone.error() != Error::ConnectionLoss) co_return gone.error();
+  }
+}
+
+Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, std::string marker) {
+  for (;;) {
+    auto listed = co_await zk.get_children(dir);
+    if (!listed && listed.error() == Error::ConnectionLoss) continue;
+    if (!listed) co_return listed.error();
+    std::vector<Contender> found;
+    std::vector<std::int32_t> seqs;
+    for (std::string& c : listed->children) {
+      if (auto seq = sequence_after(c, marker)) {
+        seqs.push_back(*seq);
+        found.push_back(Contender{std::move(c), *seq});
+      }
+    }
+    std::vector<Contender> out;
+    out.reserve(found.size());
+    for (std::size_t i : issue_order(seqs)) out.push_back(std::move(found[i]));
+    // Equal numbers: only the creation zxid orders them. Rare (the counter
+    // stuck at 2^31-1), so the Stats are read only then.
+    bool retry = false;
+    for (std::size_t i = 0; i < out.size() && !retry;) {
+      std::size_t j = i + 1;
+      while (j < out.size() && out[j].seq == out[i].seq) ++j;
+      if (j - i > 1) {
+        std::vector<std::pair<std::int64_t, Contender>> run;
+        for (std::size_t k = i; k < j; ++k) {
+          auto st = co_await zk.exists(join(dir, out[k].name));
+          if (!st && st.error() == Error::NoNode) continue;  // gone meanwhile
+          if (!st) {
+            if (st.error() != Error::ConnectionLoss) co_return st.error();
+            retry = true;
+            break;
+          }
+          run.emplace_back(st->czxid, std::move(out[k]));
+        }
+        if (retry) break;
+        std::sort(run.begin(), run.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<Contender> merged(std::make_move_iterator(out.begin()),
+                                      std::make_move_iterator(out.begin() + static_cast<std::ptrdiff_t>(i)));
+        for (auto& [z, c] : run) merged.push_back(std::move(c));
+        std::size_t next = merged.size();
+        merged.insert(merged.end(), std::make_move_iterator(out.begin() + static_cast<std::ptrdiff_t>(j)),
+                      std::make_move_iterator(out.end()));
+        out = std::move(merged);
+        i = next;
+      } else {
+        i = j;
+      }
+    }
+    if (!retry) co_return out;
+  }
+}
+
+Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, std::string marker,
+                             Rule rule, TimeMs deadline_ms) {
+  for (;;) {
+    if (deadline_ms >= 0 && zk.now() >= deadline_ms) co_return Error::OperationTimeout;
+    auto listed = co_await contenders(zk, dir, marker);
+    if (!listed) co_return listed.error();
+    auto me = std::find_if(listed->begin(), listed->end(),
+                           [&](const Contender& c) { return c.name == name; });
+    if (me == listed->end()) {
+      if (zk.state() == SessionState::Expired) co_return Error::SessionExpired;
+      co_return Error::NoNode;
+    }
+    auto wait_on = rule(*listed, static_cast<std::size_t>(me - listed->begin()));
+    if (!wait_on) co_return Result<void>();
+    Signal changed;
+    auto watched = co_await zk.get_data(join(dir, *wait_on), signal_watcher(changed));
+    if (!watched) {
+      if (watched.error() == Error::NoNode || watched.error() == Error::ConnectionLoss) continue;
+      co_return watched.error();
+    }
+    TimeMs left = deadline_ms < 0 ? -1 : std::max<TimeMs>(deadline_ms - zk.now(), 0);
+    if (!co_await zk.wait_for(changed, left)) co_return Error::OperationTimeout;
+  }
+}
+
+HoldTracker::HoldTracker(Client& zk, HoldListener listener, std::function<bool()> holding,
+                         std::function<void()> on_lost)
+    : zk_(zk), listener_(std::move(listener)), holding_(std::move(holding)),
+      on_lost_(std::move(on_lost)) {
+  id_ = zk_.add_session_listener([this](const WatchedEvent& e) { on_session(e); });
+}
+
+HoldTracker::~HoldTracker() { zk_.remove_session_listener(id_); }
+
+void HoldTracker::on_session(const WatchedEvent& e) {
+  if (e.type != EventType::None) return;
+  bool held = holding_();
+  switch (e.state) {
+    case KeeperState::Disconnected:
+      if (!held || suspended_) return;
+      suspended_ = true;
+      if (listener_) listener_(HoldEvent::Suspended);
+      return;
+    case KeeperState::SyncConnected:
+      if (!suspended_) return;
+      suspended_ = false;
+      if (held && listener_) listener_(HoldEvent::Reconnected);
+      return;
+    case KeeperState::Expired:
+    case KeeperState::AuthFailed:
+      suspended_ = false;
+      if (!held) return;
+      on_lost_();
+      if (listener_) listener_(HoldEvent::Lost);
+      return;
+  }
+}
+
+}  // namespace zksim::recipes::detail
+
+namespace zksim::recipes {
+
+const char* hold_event_name(HoldEvent e) {
+  switch (e) {
+    case HoldEvent::Suspended: return "suspended";
+    case HoldEvent::Reconnected: return "reconnected";
+    case HoldEvent::Lost: return "lost";
+  }
+  return "?";
+}
+
+}  // namespace zksim::recipes

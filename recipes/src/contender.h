@@ -1,0 +1,87 @@
+// The machinery the lock-like recipes share: GUID-protected sequential
+// nodes, listing contenders in issue order, waiting for one's turn while
+// watching one node only, deleting a node across connection losses, and
+// turning session events into HoldEvents.
+#pragma once
+
+#include "zksim/client.h"
+#include "zksim/recipes/hold.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zksim::recipes::detail {
+
+std::string join(std::string_view dir, std::string_view name);
+
+// Creates `path` and its missing ancestors as persistent nodes.
+Task<Result<void>> ensure_path(Client& zk, std::string path);
+
+struct Created {
+  std::string path;
+  std::int64_t czxid = 0;
+};
+
+// Creates `dir`/`prefix` with a sequential `mode`; `prefix` must contain a
+// name unique to this attempt (Client::unique_id), so that after a
+// ConnectionLoss the node is found among the children if the create was
+// applied, and created again if not. Creates `dir` if it is missing.
+Task<Result<Created>> create_protected(Client& zk, std::string dir, std::string prefix,
+                                       std::string data, CreateMode mode);
+
+// Deletes `path`, retrying across ConnectionLoss: Ok once it is gone,
+// whoever deleted it. Other errors (SessionExpired, InvalidState) pass.
+Task<Result<void>> delete_surely(Client& zk, std::string path);
+
+struct Contender {
+  std::string name;        // child name
+  std::int32_t seq = 0;
+};
+
+// The children of `dir` named with `marker` and a sequence suffix, in the
+// order they were created: by sequence number across the 2^31 wrap, and by
+// creation zxid among equal numbers (the counter stuck at 2^31-1).
+Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir,
+                                                std::string marker);
+
+// Given the contenders and our index among them: nullopt when it is our
+// turn, else the name of the one contender whose deletion we wait for.
+using Rule = std::function<std::optional<std::string>(const std::vector<Contender>&, std::size_t me)>;
+
+// Waits until `rule` says it is the turn of `name` (a child of `dir`).
+// Each round lists the contenders and sets a data watch on the node the rule
+// names (getData leaves no watch if that node is already gone; then the
+// round repeats). Errors: OperationTimeout at `deadline_ms` (negative: no
+// deadline), NoNode if our node disappeared, SessionExpired/InvalidState
+// when the session ended, and any unexpected error from a read.
+Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, std::string marker,
+                             Rule rule, TimeMs deadline_ms);
+
+// Coroutine parameters are taken by value: a Task may outlive the caller's
+// temporaries only if it is stored, but by value it never matters.
+
+// Turns session events into HoldEvents while `holding()` is true, and
+// calls `on_lost` (before the listener) when the session ends.
+class HoldTracker {
+ public:
+  HoldTracker(Client& zk, HoldListener listener, std::function<bool()> holding,
+              std::function<void()> on_lost);
+  ~HoldTracker();
+  HoldTracker(const HoldTracker&) = delete;
+  HoldTracker& operator=(const HoldTracker&) = delete;
+  bool suspended() const { return suspended_; }
+
+ private:
+  void on_session(const WatchedEvent& e);
+  Client& zk_;
+  HoldListener listener_;
+  std::function<bool()> holding_;
+  std::function<void()> on_lost_;
+  std::uint64_t id_ = 0;
+  bool suspended_ = false;
+};
+
+}  // namespace zksim::recipes::detail

@@ -1,0 +1,68 @@
+#include "zksim/recipes/lock.h"
+
+#include "contender.h"
+
+namespace zksim::recipes {
+
+Lock::Lock(Client& zk, std::string dir, LockOptions options)
+    : zk_(zk), dir_(std::move(dir)), options_(std::move(options)) {
+  tracker_ = std::make_unique<detail::HoldTracker>(
+      zk_, options_.on_hold, [this] { return count_ > 0; },
+      [this] { lost_ = true; });
+}
+
+Lock::~Lock() = default;
+
+bool Lock::holds() const {
+  return count_ > 0 && !lost_ && zk_.state() != SessionState::Expired &&
+         zk_.state() != SessionState::Closed;
+}
+
+bool Lock::suspended() const { return holds() && tracker_->suspended(); }
+
+Task<Result<Grant>> Lock::acquire(TimeMs timeout_ms) {
+  if (count_ > 0) {
+    if (!holds()) co_return Error::SessionExpired;
+    ++count_;
+    co_return *grant_;
+  }
+  if (acquiring_) co_return Error::BadArguments;
+  lost_ = false;
+  acquiring_ = true;
+  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  std::string prefix = "_c_" + zk_.unique_id() + "-" + options_.name;
+  auto made = co_await detail::create_protected(zk_, dir_, prefix, options_.data,
+                                                CreateMode::EphemeralSequential);
+  if (!made) {
+    acquiring_ = false;
+    co_return made.error();
+  }
+  std::string name = made->path.substr(made->path.rfind('/') + 1);
+  detail::Rule first = [](const std::vector<detail::Contender>& all,
+                          std::size_t me) -> std::optional<std::string> {
+    if (me == 0) return std::nullopt;
+    return all[me - 1].name;
+  };
+  auto turn = co_await detail::wait_turn(zk_, dir_, name, options_.name, first, deadline);
+  acquiring_ = false;
+  if (!turn) {
+    co_await detail::delete_surely(zk_, made->path);
+    co_return turn.error();
+  }
+  grant_ = Grant{made->path, made->czxid};
+  count_ = 1;
+  co_return *grant_;
+}
+
+Task<Result<void>> Lock::release() {
+  if (count_ == 0) co_return Error::BadArguments;
+  if (lost_) count_ = 1;  // nothing is held any more: one release ends it
+  if (--count_ > 0) co_return Result<void>();
+  std::string node = grant_->node;
+  grant_.reset();
+  auto gone = co_await detail::delete_surely(zk_, node);
+  (void)gone;  // SessionExpired and the like: the ephemeral went with the session
+  co_return Result<void>();
+}
+
+}  // namespace zksim::recipes
