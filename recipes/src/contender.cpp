@@ -83,7 +83,7 @@ Task<Result<void>> delete_surely(Client& zk, std::string path) {
   }
 }
 
-Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, std::string marker) {
+Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Markers markers) {
   for (;;) {
     auto listed = co_await zk.get_children(dir);
     if (!listed && listed.error() == Error::ConnectionLoss) continue;
@@ -91,9 +91,12 @@ Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, std
     std::vector<Contender> found;
     std::vector<std::int32_t> seqs;
     for (std::string& c : listed->children) {
-      if (auto seq = sequence_after(c, marker)) {
-        seqs.push_back(*seq);
-        found.push_back(Contender{std::move(c), *seq});
+      for (std::size_t k = 0; k < markers.size(); ++k) {
+        if (auto seq = sequence_after(c, markers[k])) {
+          seqs.push_back(*seq);
+          found.push_back(Contender{std::move(c), *seq, k});
+          break;
+        }
       }
     }
     std::vector<Contender> out;
@@ -136,11 +139,11 @@ Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, std
   }
 }
 
-Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, std::string marker,
+Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Markers markers,
                              Rule rule, TimeMs deadline_ms) {
   for (;;) {
     if (deadline_ms >= 0 && zk.now() >= deadline_ms) co_return Error::OperationTimeout;
-    auto listed = co_await contenders(zk, dir, marker);
+    auto listed = co_await contenders(zk, dir, markers);
     if (!listed) co_return listed.error();
     auto me = std::find_if(listed->begin(), listed->end(),
                            [&](const Contender& c) { return c.name == name; });
@@ -159,6 +162,20 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, std:
     TimeMs left = deadline_ms < 0 ? -1 : std::max<TimeMs>(deadline_ms - zk.now(), 0);
     if (!co_await zk.wait_for(changed, left)) co_return Error::OperationTimeout;
   }
+}
+
+Task<Result<Created>> contend(Client& zk, std::string dir, Markers markers, std::size_t kind,
+                              std::string data, Rule rule, TimeMs deadline_ms) {
+  std::string prefix = "_c_" + zk.unique_id() + "-" + markers[kind];
+  auto made = co_await create_protected(zk, dir, prefix, data, CreateMode::EphemeralSequential);
+  if (!made) co_return made.error();
+  std::string name = made->path.substr(made->path.rfind('/') + 1);
+  auto turn = co_await wait_turn(zk, dir, name, std::move(markers), std::move(rule), deadline_ms);
+  if (!turn) {
+    co_await delete_surely(zk, made->path);
+    co_return turn.error();
+  }
+  co_return std::move(*made);
 }
 
 HoldTracker::HoldTracker(Client& zk, HoldListener listener, std::function<bool()> holding,

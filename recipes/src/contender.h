@@ -39,13 +39,16 @@ Task<Result<void>> delete_surely(Client& zk, std::string path);
 struct Contender {
   std::string name;        // child name
   std::int32_t seq = 0;
+  std::size_t kind = 0;    // which of the markers it carries
 };
 
-// The children of `dir` named with `marker` and a sequence suffix, in the
-// order they were created: by sequence number across the 2^31 wrap, and by
-// creation zxid among equal numbers (the counter stuck at 2^31-1).
-Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir,
-                                                std::string marker);
+// Node-name markers before the sequence number, e.g. {"read-", "write-"}.
+using Markers = std::vector<std::string>;
+
+// The children of `dir` named with one of `markers` and a sequence suffix,
+// in the order they were created: by sequence number across the 2^31 wrap,
+// and by creation zxid among equal numbers (the counter stuck at 2^31-1).
+Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Markers markers);
 
 // Given the contenders and our index among them: nullopt when it is our
 // turn, else the name of the one contender whose deletion we wait for.
@@ -57,11 +60,17 @@ using Rule = std::function<std::optional<std::string>(const std::vector<Contende
 // round repeats). Errors: OperationTimeout at `deadline_ms` (negative: no
 // deadline), NoNode if our node disappeared, SessionExpired/InvalidState
 // when the session ended, and any unexpected error from a read.
-Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, std::string marker,
+Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Markers markers,
                              Rule rule, TimeMs deadline_ms);
 
 // Coroutine parameters are taken by value: a Task may outlive the caller's
 // temporaries only if it is stored, but by value it never matters.
+
+// One whole attempt: creates a protected ephemeral-sequential node
+// "_c_<unique id>-<markers[kind]><seq>" under `dir` and waits for its turn
+// by `rule`. On failure the node is deleted (while the session lives).
+Task<Result<Created>> contend(Client& zk, std::string dir, Markers markers, std::size_t kind,
+                              std::string data, Rule rule, TimeMs deadline_ms);
 
 // Turns session events into HoldEvents while `holding()` is true, and
 // calls `on_lost` (before the listener) when the session ends.

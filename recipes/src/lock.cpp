@@ -30,25 +30,15 @@ Task<Result<Grant>> Lock::acquire(TimeMs timeout_ms) {
   lost_ = false;
   acquiring_ = true;
   TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
-  std::string prefix = "_c_" + zk_.unique_id() + "-" + options_.name;
-  auto made = co_await detail::create_protected(zk_, dir_, prefix, options_.data,
-                                                CreateMode::EphemeralSequential);
-  if (!made) {
-    acquiring_ = false;
-    co_return made.error();
-  }
-  std::string name = made->path.substr(made->path.rfind('/') + 1);
   detail::Rule first = [](const std::vector<detail::Contender>& all,
                           std::size_t me) -> std::optional<std::string> {
     if (me == 0) return std::nullopt;
     return all[me - 1].name;
   };
-  auto turn = co_await detail::wait_turn(zk_, dir_, name, options_.name, first, deadline);
+  detail::Markers markers{options_.name};
+  auto made = co_await detail::contend(zk_, dir_, markers, 0, options_.data, first, deadline);
   acquiring_ = false;
-  if (!turn) {
-    co_await detail::delete_surely(zk_, made->path);
-    co_return turn.error();
-  }
+  if (!made) co_return made.error();
   grant_ = Grant{made->path, made->czxid};
   count_ = 1;
   co_return *grant_;

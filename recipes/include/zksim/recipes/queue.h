@@ -1,0 +1,66 @@
+// Distributed queues (ZooKeeper's queue recipe; Curator's DistributedQueue).
+//
+// Queue: FIFO with at-most-once delivery. put() creates a persistent
+// sequential node "…qn-<seq>" (unique-id protected, so a lost reply neither
+// loses nor doubles the item); take() deletes the lowest item it can: the
+// delete is the claim, so no item is delivered twice.
+//
+// LockingQueue: at-least-once. take() claims the lowest unclaimed item with
+// an ephemeral node in <dir>/claims and leaves the item in <dir>/items until
+// ack() deletes both in one multi. If the consumer's session dies before
+// the ack, its claim goes with it and the item is handed out again.
+//
+//   zksim::recipes::LockingQueue jobs(zk, "/queues/jobs");
+//   co_await jobs.put("resize img-42");
+//   if (auto job = co_await jobs.take(1000)) {
+//     process(job->data);
+//     co_await jobs.ack(*job);
+//   }
+#pragma once
+
+#include "zksim/client.h"
+
+#include <string>
+
+namespace zksim::recipes {
+
+struct Item {
+  std::string node;  // full path of the item's node (it carries the sequence number)
+  std::string data;
+};
+
+class Queue {
+ public:
+  Queue(Client& zk, std::string dir);
+  // Appends exactly once; returns the item's node path.
+  Task<Result<std::string>> put(std::string data);
+  // The head item, waiting while the queue is empty, up to `timeout_ms`
+  // (negative: forever; then OperationTimeout). ConnectionLoss means the
+  // delete of the head's node may or may not have applied: that item may
+  // have been taken by this call and is then lost (at most once).
+  Task<Result<Item>> take(TimeMs timeout_ms = -1);
+  static constexpr const char* kMarker = "qn-";
+
+ private:
+  Client& zk_;
+  std::string dir_;
+};
+
+class LockingQueue {
+ public:
+  LockingQueue(Client& zk, std::string dir);
+  Task<Result<std::string>> put(std::string data);
+  // Claims the lowest unclaimed item, waiting as Queue::take does.
+  Task<Result<Item>> take(TimeMs timeout_ms = -1);
+  // Removes a taken item for good. SessionExpired (and the like): the claim
+  // went with the session and the item will be delivered again.
+  Task<Result<void>> ack(const Item& item);
+  std::string items_dir() const { return dir_ + "/items"; }
+  std::string claims_dir() const { return dir_ + "/claims"; }
+
+ private:
+  Client& zk_;
+  std::string dir_;
+};
+
+}  // namespace zksim::recipes

@@ -1,0 +1,141 @@
+#include "zksim/recipes/queue.h"
+
+#include "contender.h"
+
+#include <algorithm>
+
+namespace zksim::recipes {
+
+namespace {
+
+// Waits until the children of `dir` change, unless some appeared already
+// (then returns at once, leaving the watch for a later change to consume).
+// False on timeout.
+Task<Result<bool>> wait_for_children(Client& zk, std::string dir, TimeMs deadline_ms) {
+  Signal changed;
+  auto listed = co_await zk.get_children(dir, signal_watcher(changed));
+  if (!listed) {
+    if (listed.error() == Error::ConnectionLoss) co_return true;
+    co_return listed.error();
+  }
+  if (!listed->children.empty()) co_return true;
+  TimeMs left = deadline_ms < 0 ? -1 : std::max<TimeMs>(deadline_ms - zk.now(), 0);
+  co_return co_await zk.wait_for(changed, left);
+}
+
+Task<Result<std::string>> put_item(Client& zk, std::string dir, std::string data) {
+  std::string prefix = "_c_" + zk.unique_id() + "-" + Queue::kMarker;
+  auto made = co_await detail::create_protected(zk, dir, prefix, std::move(data),
+                                                CreateMode::PersistentSequential);
+  if (!made) co_return made.error();
+  co_return std::move(made->path);
+}
+
+}  // namespace
+
+Queue::Queue(Client& zk, std::string dir) : zk_(zk), dir_(std::move(dir)) {}
+
+Task<Result<std::string>> Queue::put(std::string data) {
+  return put_item(zk_, dir_, std::move(data));
+}
+
+Task<Result<Item>> Queue::take(TimeMs timeout_ms) {
+  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  auto dir = co_await detail::ensure_path(zk_, dir_);
+  if (!dir) co_return dir.error();
+  detail::Markers markers{kMarker};
+  for (;;) {
+    auto items = co_await detail::contenders(zk_, dir_, markers);
+    if (!items) co_return items.error();
+    for (const detail::Contender& c : *items) {
+      std::string path = detail::join(dir_, c.name);
+      auto data = co_await zk_.get_data(path);
+      if (!data) {
+        if (data.error() == Error::NoNode || data.error() == Error::ConnectionLoss) continue;
+        co_return data.error();
+      }
+      auto taken = co_await zk_.remove(path);
+      if (taken) co_return Item{path, std::move(data->data)};
+      if (taken.error() != Error::NoNode) co_return taken.error();  // ConnectionLoss: unknown
+    }
+    if (!items->empty()) continue;  // all taken by others meanwhile: look again
+    if (deadline >= 0 && zk_.now() >= deadline) co_return Error::OperationTimeout;
+    auto woke = co_await wait_for_children(zk_, dir_, deadline);
+    if (!woke) co_return woke.error();
+    if (!*woke) co_return Error::OperationTimeout;
+  }
+}
+
+LockingQueue::LockingQueue(Client& zk, std::string dir) : zk_(zk), dir_(std::move(dir)) {}
+
+Task<Result<std::string>> LockingQueue::put(std::string data) {
+  return put_item(zk_, items_dir(), std::move(data));
+}
+
+Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
+  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  for (const std::string& d : {items_dir(), claims_dir()}) {
+    auto made = co_await detail::ensure_path(zk_, d);
+    if (!made) co_return made.error();
+  }
+  detail::Markers markers{Queue::kMarker};
+  for (;;) {
+    auto items = co_await detail::contenders(zk_, items_dir(), markers);
+    if (!items) co_return items.error();
+    auto claims = co_await zk_.get_children(claims_dir());
+    if (!claims && claims.error() == Error::ConnectionLoss) continue;
+    if (!claims) co_return claims.error();
+    std::sort(claims->children.begin(), claims->children.end());
+    bool any_free = false;
+    for (const detail::Contender& c : *items) {
+      if (std::binary_search(claims->children.begin(), claims->children.end(), c.name)) continue;
+      any_free = true;
+      std::string claim = detail::join(claims_dir(), c.name);
+      auto made = co_await zk_.create(claim, "", CreateMode::Ephemeral);
+      if (!made && made.error() == Error::ConnectionLoss) {
+        // Ours if it exists and belongs to this session.
+        auto st = co_await zk_.exists(claim);
+        if (!st || st->ephemeralOwner != zk_.session_id().value) continue;
+      } else if (!made) {
+        if (made.error() == Error::NodeExists) continue;
+        co_return made.error();
+      }
+      std::string item = detail::join(items_dir(), c.name);
+      auto data = co_await zk_.get_data(item);
+      if (data) co_return Item{item, std::move(data->data)};
+      co_await detail::delete_surely(zk_, claim);  // acked by someone meanwhile
+      if (data.error() != Error::NoNode && data.error() != Error::ConnectionLoss) co_return data.error();
+    }
+    if (any_free) continue;
+    if (deadline >= 0 && zk_.now() >= deadline) co_return Error::OperationTimeout;
+    // Nothing free: wait for a new item or a claim that goes away.
+    Signal changed;
+    auto watched_items = co_await zk_.get_children(items_dir(), signal_watcher(changed));
+    auto watched_claims = co_await zk_.get_children(claims_dir(), signal_watcher(changed));
+    if (!watched_items || !watched_claims) continue;
+    if (watched_items->children.size() > watched_claims->children.size()) continue;
+    TimeMs left = deadline < 0 ? -1 : std::max<TimeMs>(deadline - zk_.now(), 0);
+    if (!co_await zk_.wait_for(changed, left)) co_return Error::OperationTimeout;
+  }
+}
+
+Task<Result<void>> LockingQueue::ack(const Item& item) {
+  std::string name = item.node.substr(item.node.rfind('/') + 1);
+  std::string claim = detail::join(claims_dir(), name);
+  for (;;) {
+    std::vector<MultiOp> ops;
+    DeleteRequest drop_item{item.node, kAnyVersion};
+    DeleteRequest drop_claim{claim, kAnyVersion};
+    ops.emplace_back(std::move(drop_item));
+    ops.emplace_back(std::move(drop_claim));
+    auto done = co_await zk_.multi(std::move(ops));
+    if (done.error == Error::Ok) co_return Result<void>();
+    if (done.error != Error::ConnectionLoss) co_return done.error;
+    // Applied or not? The item is gone only if the multi applied.
+    auto st = co_await zk_.exists(item.node);
+    if (!st && st.error() == Error::NoNode) co_return Result<void>();
+    if (!st && st.error() != Error::ConnectionLoss) co_return st.error();
+  }
+}
+
+}  // namespace zksim::recipes
