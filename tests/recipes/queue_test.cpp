@@ -1,0 +1,258 @@
+// The FIFO queue (exactly-once put, at-most-once take, FIFO) and the
+// locking queue (an item returns if its consumer dies before the ack).
+#include "recipe_fixture.h"
+
+#include "zksim/recipes/queue.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+namespace zksim::test {
+namespace {
+
+using recipes::Item;
+using recipes::LockingQueue;
+using recipes::Queue;
+
+const std::string kQueue = "/queues/q";
+
+struct Ledger {
+  std::vector<std::string> put;        // data, in put order per producer
+  std::vector<std::string> taken;      // data, in take order
+  std::vector<std::string> nodes;      // item nodes, in take order
+  std::map<std::string, int> times;    // data -> times delivered
+};
+
+Task<> producer(Client& zk, int id, int items, Ledger& l) {
+  Queue q(zk, kQueue);
+  for (int i = 0; i < items; ++i) {
+    std::string data = fmt::format("p{}-{}", id, i);
+    auto put = co_await q.put(data);
+    EXPECT_TRUE(put.ok()) << error_name(put.error());
+    l.put.push_back(data);
+  }
+}
+
+Task<> consumer(Client& zk, int items, Ledger& l) {
+  Queue q(zk, kQueue);
+  for (int i = 0; i < items; ++i) {
+    auto got = co_await q.take();
+    EXPECT_TRUE(got.ok()) << error_name(got.error());
+    if (!got) co_return;
+    l.taken.push_back(got->data);
+    l.nodes.push_back(got->node);
+    ++l.times[got->data];
+  }
+}
+
+void produce_consume(int producers, int consumers, int per_producer, std::uint64_t seed) {
+  SeededDecisions d(seed);
+  World w({}, d);
+  Ledger l;
+  int total = producers * per_producer;
+  for (int i = 0; i < producers; ++i) {
+    Client& c = w.open(fmt::format("p{}", i));
+    w.spawn(c, producer(c, i, per_producer, l));
+  }
+  for (int i = 0; i < consumers; ++i) {
+    Client& c = w.open(fmt::format("c{}", i));
+    int share = total / consumers + (i < total % consumers ? 1 : 0);
+    w.spawn(c, consumer(c, share, l));
+  }
+  ASSERT_TRUE(w.run_until_done(10'000'000));
+  EXPECT_EQ(static_cast<int>(l.taken.size()), total);
+  for (const auto& [data, n] : l.times) EXPECT_EQ(n, 1) << data;
+  // Each producer's items come out in the order they went in.
+  for (int p = 0; p < producers; ++p) {
+    int last = -1;
+    for (const std::string& data : l.taken) {
+      int producer = 0, index = 0;
+      std::sscanf(data.c_str(), "p%d-%d", &producer, &index);
+      if (producer != p) continue;
+      EXPECT_GT(index, last) << data;
+      last = index;
+    }
+  }
+  expect_no_leftovers(w, kQueue);
+}
+
+TEST(FifoQueue, OneProducerOneConsumer) { produce_consume(1, 1, 10, 2); }
+TEST(FifoQueue, TenClients) { produce_consume(5, 5, 6, 3); }
+TEST(FifoQueue, HundredClients) { produce_consume(50, 50, 2, 4); }
+TEST(FifoQueue, ManySeeds) {
+  for (std::uint64_t seed = 10; seed < 40; ++seed) produce_consume(3, 3, 4, seed);
+}
+
+TEST(FifoQueue, OneClientTakesInPutOrder) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("c");
+  Ledger l;
+  w.spawn(c, [](Client& c, Ledger& l) -> Task<> {
+    co_await producer(c, 0, 5, l);
+    co_await consumer(c, 5, l);
+  }(c, l));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  EXPECT_EQ(l.taken, l.put);
+  expect_no_leftovers(w, kQueue);
+}
+
+TEST(FifoQueue, TakeOnAnEmptyQueueTimesOutAndLeavesNoWatchOnceFed) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("c");
+  w.spawn(c, [](Client& c) -> Task<> {
+    Queue q(c, kQueue);
+    EXPECT_EQ((co_await q.take(50)).error(), Error::OperationTimeout);
+    co_await q.put("x");  // fires the watch the timed-out take left
+    EXPECT_EQ((co_await q.take()).value().data, "x");
+  }(c));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  expect_no_leftovers(w, kQueue);
+}
+
+TEST(FifoQueue, LostPutReplyAddsTheItemOnce) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("c");
+  Ledger l;
+  w.spawn(c, [](Client& c) -> Task<> { co_await c.create("/queues", "", CreateMode::Persistent); co_await c.create(kQueue, "", CreateMode::Persistent); }(c));
+  ASSERT_TRUE(w.run_until_done(1000));
+  w.schedule(on_nth(FaultKind::DropAfterApply, 0, request_kind<CreateRequest>, 2));
+  w.spawn(c, [](Client& c, Ledger& l) -> Task<> {
+    co_await producer(c, 0, 3, l);
+    co_await consumer(c, 3, l);
+    Queue q(c, kQueue);
+    EXPECT_EQ((co_await q.take(10)).error(), Error::OperationTimeout);  // nothing extra
+    co_await q.put("end");
+    co_await q.take();
+  }(c, l));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  EXPECT_EQ(responses(w, 0, request_kind<CreateRequest>, Error::ConnectionLoss), 1);
+  EXPECT_EQ(l.taken, l.put);
+  expect_no_leftovers(w, kQueue);
+}
+
+TEST(FifoQueue, LostTakeReplyIsReportedAndTheItemIsNeverDeliveredTwice) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("c");
+  Ledger l;
+  w.schedule(on_nth(FaultKind::DropAfterApply, 0, request_kind<DeleteRequest>, 1));
+  w.spawn(c, [](Client& c, Ledger& l) -> Task<> {
+    co_await producer(c, 0, 2, l);
+    Queue q(c, kQueue);
+    EXPECT_EQ((co_await q.take()).error(), Error::ConnectionLoss);  // p0-0: taken, reply lost
+    EXPECT_EQ((co_await q.take()).value().data, "p0-1");
+  }(c, l));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  expect_no_leftovers(w, kQueue);
+}
+
+// --- the locking queue ---
+
+Task<> locking_consumer(Client& zk, int items, Ledger& l) {
+  LockingQueue q(zk, kQueue);
+  for (int i = 0; i < items; ++i) {
+    auto got = co_await q.take();
+    EXPECT_TRUE(got.ok()) << error_name(got.error());
+    if (!got) co_return;
+    co_await zk.sleep(3);
+    if (!(co_await q.ack(*got)).ok()) co_return;
+    l.taken.push_back(got->data);
+    ++l.times[got->data];
+  }
+}
+
+void expect_locking_queue_empty(World& w) {
+  EXPECT_EQ(w.server().children(kQueue + "/items"), std::vector<std::string>{});
+  EXPECT_EQ(w.server().children(kQueue + "/claims"), std::vector<std::string>{});
+  EXPECT_EQ(w.server().watch_count(), 0u);
+}
+
+void locking(int producers, int consumers, int per_producer, std::uint64_t seed) {
+  SeededDecisions d(seed);
+  World w({}, d);
+  Ledger l;
+  int total = producers * per_producer;
+  for (int i = 0; i < producers; ++i) {
+    Client& c = w.open(fmt::format("p{}", i));
+    w.spawn(c, [](Client& c, int id, int n, Ledger& l) -> Task<> {
+      LockingQueue q(c, kQueue);
+      for (int k = 0; k < n; ++k) {
+        std::string data = fmt::format("p{}-{}", id, k);
+        EXPECT_TRUE((co_await q.put(data)).ok());
+        l.put.push_back(data);
+      }
+    }(c, i, per_producer, l));
+  }
+  for (int i = 0; i < consumers; ++i) {
+    Client& c = w.open(fmt::format("c{}", i));
+    int share = total / consumers + (i < total % consumers ? 1 : 0);
+    w.spawn(c, locking_consumer(c, share, l));
+  }
+  ASSERT_TRUE(w.run_until_done(10'000'000));
+  EXPECT_EQ(static_cast<int>(l.taken.size()), total);
+  for (const auto& [data, n] : l.times) EXPECT_EQ(n, 1) << data;
+  expect_locking_queue_empty(w);
+}
+
+TEST(LockingQueue, OneProducerOneConsumer) { locking(1, 1, 10, 1); }
+TEST(LockingQueue, TwoClients) { locking(1, 1, 3, 2); }
+TEST(LockingQueue, TenClients) { locking(5, 5, 4, 3); }
+TEST(LockingQueue, HundredClients) { locking(50, 50, 2, 4); }
+
+TEST(LockingQueue, ItemReturnsWhenItsConsumerDiesBeforeTheAck) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& p = w.open("p");
+  Client& dies = w.open("dies", 2000);
+  Client& lives = w.open("lives");
+  Ledger l;
+  Signal put;
+  w.spawn(p, [](Client& c, Signal put) -> Task<> {
+    LockingQueue q(c, kQueue);
+    co_await q.put("job");
+    put.set();
+  }(p, put));
+  std::string first_taker_saw;
+  w.spawn(dies, [](Client& c, Signal put, std::string& saw) -> Task<> {
+    co_await put.wait();
+    LockingQueue q(c, kQueue);
+    auto got = co_await q.take();
+    saw = got.ok() ? got->data : "";
+    co_await c.sleep(100'000);  // crashes before acking
+  }(dies, put, first_taker_saw));
+  w.spawn(lives, [](Client& c, Ledger& l) -> Task<> {
+    co_await c.sleep(200);
+    co_await locking_consumer(c, 1, l);
+  }(lives, l));
+  w.schedule(at_time(FaultKind::Crash, 1, 100));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  EXPECT_EQ(first_taker_saw, "job");
+  EXPECT_EQ(l.taken, std::vector<std::string>{"job"});
+  expect_locking_queue_empty(w);
+}
+
+TEST(LockingQueue, LostAckReplyStillAcknowledges) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("c");
+  Ledger l;
+  w.schedule(on_nth(FaultKind::DropAfterApply, 0, request_kind<MultiRequest>, 1));
+  w.spawn(c, [](Client& c, Ledger& l) -> Task<> {
+    LockingQueue q(c, kQueue);
+    co_await q.put("a");
+    co_await q.put("b");
+    co_await locking_consumer(c, 2, l);
+  }(c, l));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  EXPECT_EQ(responses(w, 0, request_kind<MultiRequest>, Error::ConnectionLoss), 1);
+  EXPECT_EQ(l.taken, (std::vector<std::string>{"a", "b"}));
+  expect_locking_queue_empty(w);
+}
+
+}  // namespace
+}  // namespace zksim::test
