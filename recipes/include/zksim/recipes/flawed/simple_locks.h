@@ -1,0 +1,71 @@
+// FLAWED ON PURPOSE — teaching material; do not use. Three exclusive locks
+// that each get one thing wrong that the correct Lock (lock.h) gets right.
+// Same interface as Lock.
+//
+// HerdLock — every waiter sets a child watch on the lock directory and
+// re-lists on every change, instead of watching its predecessor (the
+// "herd effect" the ZooKeeper recipes page warns about). Safe, but each
+// release wakes every waiter. Breaks: herd-effect freedom.
+//
+// NoGuidLock — contender nodes carry no unique id, so a create whose reply
+// was lost (applied, then ConnectionLoss) is simply created again: the first
+// node becomes an orphan owned by our own live session. Our new node then
+// waits behind our orphan, forever, and so does everyone after us. Breaks:
+// liveness, and leaves a leaked node (until the session ends). The bug
+// Curator's "protection" mode exists for.
+//
+// ForgetfulLock — acquires correctly but never listens to session events:
+// once granted it believes it holds until release(), even after its session
+// expired and the server gave the lock to the next contender. Breaks: mutual
+// exclusion as the clients believe it (a fenced resource still refuses it).
+#pragma once
+
+#include "zksim/client.h"
+#include "zksim/recipes/lock.h"
+
+#include <optional>
+#include <string>
+
+namespace zksim::recipes::flawed {
+
+class HerdLock {
+ public:
+  HerdLock(Client& zk, std::string dir);
+  Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
+  Task<Result<void>> release();
+  bool holds() const { return grant_.has_value(); }
+
+ private:
+  Client& zk_;
+  std::string dir_;
+  std::optional<Grant> grant_;
+};
+
+class NoGuidLock {
+ public:
+  NoGuidLock(Client& zk, std::string dir);
+  Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
+  Task<Result<void>> release();
+  bool holds() const { return grant_.has_value(); }
+
+ private:
+  Client& zk_;
+  std::string dir_;
+  std::optional<Grant> grant_;
+};
+
+class ForgetfulLock {
+ public:
+  ForgetfulLock(Client& zk, std::string dir);
+  Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
+  Task<Result<void>> release();
+  // True from the grant until release(), whatever happened to the session.
+  bool holds() const { return grant_.has_value(); }
+
+ private:
+  Client& zk_;
+  std::string dir_;
+  std::optional<Grant> grant_;
+};
+
+}  // namespace zksim::recipes::flawed

@@ -1,0 +1,104 @@
+#include "zksim/recipes/flawed/simple_locks.h"
+
+#include "../contender.h"
+
+namespace zksim::recipes::flawed {
+
+namespace {
+
+const detail::Markers& lock_markers() {
+  static const detail::Markers m{"lock-"};
+  return m;
+}
+
+detail::Rule predecessor() {
+  return [](const std::vector<detail::Contender>& all, std::size_t me) -> std::optional<std::string> {
+    if (me == 0) return std::nullopt;
+    return all[me - 1].name;
+  };
+}
+
+Task<Result<void>> release_node(Client& zk, std::optional<Grant>& grant) {
+  if (!grant) co_return Error::BadArguments;
+  std::string node = grant->node;
+  grant.reset();
+  co_await detail::delete_surely(zk, node);
+  co_return Result<void>();
+}
+
+}  // namespace
+
+HerdLock::HerdLock(Client& zk, std::string dir) : zk_(zk), dir_(std::move(dir)) {}
+
+Task<Result<Grant>> HerdLock::acquire(TimeMs timeout_ms) {
+  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  std::string prefix = "_c_" + zk_.unique_id() + "-lock-";
+  auto made = co_await detail::create_protected(zk_, dir_, prefix, "", CreateMode::EphemeralSequential);
+  if (!made) co_return made.error();
+  std::string name = made->path.substr(made->path.rfind('/') + 1);
+  for (;;) {
+    // The herd: a child watch on the directory, for every waiter.
+    Signal changed;
+    auto listed = co_await zk_.get_children(dir_, signal_watcher(changed));
+    if (!listed && listed.error() == Error::ConnectionLoss) continue;
+    if (!listed) co_return listed.error();
+    auto all = co_await detail::contenders(zk_, dir_, lock_markers());
+    if (!all) co_return all.error();
+    if (!all->empty() && all->front().name == name) {
+      grant_ = Grant{made->path, made->czxid};
+      co_return *grant_;
+    }
+    TimeMs left = deadline < 0 ? -1 : std::max<TimeMs>(deadline - zk_.now(), 0);
+    if (!co_await zk_.wait_for(changed, left)) {
+      co_await detail::delete_surely(zk_, made->path);
+      co_return Error::OperationTimeout;
+    }
+  }
+}
+
+Task<Result<void>> HerdLock::release() { return release_node(zk_, grant_); }
+
+NoGuidLock::NoGuidLock(Client& zk, std::string dir) : zk_(zk), dir_(std::move(dir)) {}
+
+Task<Result<Grant>> NoGuidLock::acquire(TimeMs timeout_ms) {
+  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  detail::Created made;
+  for (;;) {
+    // The bug: after ConnectionLoss, just create again.
+    auto r = co_await zk_.create(detail::join(dir_, "lock-"), "", CreateMode::EphemeralSequential);
+    if (r) {
+      made = detail::Created{r->path, r->stat.czxid};
+      break;
+    }
+    if (r.error() == Error::NoNode) {
+      auto parent = co_await detail::ensure_path(zk_, dir_);
+      if (!parent) co_return parent.error();
+      continue;
+    }
+    if (r.error() != Error::ConnectionLoss) co_return r.error();
+  }
+  std::string name = made.path.substr(made.path.rfind('/') + 1);
+  auto turn = co_await detail::wait_turn(zk_, dir_, name, lock_markers(), predecessor(), deadline);
+  if (!turn) {
+    co_await detail::delete_surely(zk_, made.path);
+    co_return turn.error();
+  }
+  grant_ = Grant{made.path, made.czxid};
+  co_return *grant_;
+}
+
+Task<Result<void>> NoGuidLock::release() { return release_node(zk_, grant_); }
+
+ForgetfulLock::ForgetfulLock(Client& zk, std::string dir) : zk_(zk), dir_(std::move(dir)) {}
+
+Task<Result<Grant>> ForgetfulLock::acquire(TimeMs timeout_ms) {
+  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  auto made = co_await detail::contend(zk_, dir_, lock_markers(), 0, "", predecessor(), deadline);
+  if (!made) co_return made.error();
+  grant_ = Grant{made->path, made->czxid};
+  co_return *grant_;
+}
+
+Task<Result<void>> ForgetfulLock::release() { return release_node(zk_, grant_); }
+
+}  // namespace zksim::recipes::flawed
