@@ -24,6 +24,9 @@
 //      instead of re-checking: a woken waiter is granted without looking.)
 // The timeout arguments exist for the harness and are ignored, as the blog
 // has none.
+//
+//   BlogReadWriteLock rw(zk, "/zk_lock/etl_lock");        // same calls as ReadWriteLock
+//   if (co_await rw.acquire_write()) { ++num; co_await rw.release_write(); }
 #pragma once
 
 #include "zksim/client.h"

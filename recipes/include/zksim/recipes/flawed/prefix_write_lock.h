@@ -12,6 +12,9 @@
 // Breaks: mutual exclusion (and FIFO fairness). Kept faithful otherwise:
 // the lost-reply recovery by the session-id prefix, and re-running the whole
 // lock() on any watch event.
+//
+//   PrefixWriteLock lock(zk, "/locks/w");                   // same calls as Lock
+//   if (co_await lock.acquire()) { ... co_await lock.release(); }
 #pragma once
 
 #include "zksim/client.h"

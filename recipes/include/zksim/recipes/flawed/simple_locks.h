@@ -18,6 +18,9 @@
 // once granted it believes it holds until release(), even after its session
 // expired and the server gave the lock to the next contender. Breaks: mutual
 // exclusion as the clients believe it (a fenced resource still refuses it).
+//
+//   HerdLock lock(zk, "/locks/a");                          // same calls as Lock
+//   if (auto g = co_await lock.acquire()) { ... co_await lock.release(); }
 #pragma once
 
 #include "zksim/client.h"
