@@ -1,0 +1,80 @@
+// Checkers: exact properties of a run, read from its History (and, where
+// named, the server's ground truth). Each returns the violations it found,
+// earliest first; none means the property holds. A Violation names the
+// property, the clients involved and when it happened.
+//
+// Belief. A client believes it holds (a lock, a lease, leadership) from the
+// ok of its acquire until it invokes the release, or is told "suspended" or
+// "lost", or "crashed" — whichever is first. Reentrant acquires nest. A
+// correct recipe cannot do better than this: between the server expiring a
+// holder and the holder hearing of it, the next contender may be granted.
+#pragma once
+
+#include "zksim/scenarios/history.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zksim::scenarios {
+
+struct Violation {
+  std::string property;     // e.g. "mutual-exclusion"
+  std::string message;      // what happened, in one sentence
+  std::vector<int> clients;
+  TimeMs time = 0;
+};
+
+// One client's belief that it holds, [from, to); to = -1: until the end.
+struct Belief {
+  int client = -1;
+  TimeMs from = 0, to = -1;
+  std::int64_t fence = 0;
+  std::string kind;          // the acquire's f, e.g. "acquire-read"
+};
+
+// The beliefs of `acquire` (ok) ended by `release` (invoked) and by notes.
+std::vector<Belief> beliefs(const History& h, const std::string& acquire, const std::string& release);
+
+// At most `limit` beliefs at any instant (1: mutual exclusion; N: a
+// semaphore; 1 for "campaign": at most one leader). Reported as `property`.
+std::vector<Violation> check_at_most(const std::vector<Belief>& b, int limit, const std::string& property);
+
+// Read/write exclusion: no write belief overlaps any other belief.
+std::vector<Violation> check_read_write(const std::vector<Belief>& reads,
+                                        const std::vector<Belief>& writes);
+
+// FIFO fairness: grants (ok acquires) in completion order carry increasing
+// fences (the contender nodes' creation order).
+std::vector<Violation> check_fifo_grants(const History& h, const std::string& acquire);
+
+// Liveness at quiescence: no call still pending when the run ended after
+// faults stopped (a waiter left waiting), among calls named in `fs`.
+std::vector<Violation> check_no_pending(const History& h, const std::vector<std::string>& fs);
+
+// Fencing: a protected counter that holders increment (read, then write
+// with their fence); it refuses a write whose fence is older than the last
+// it accepted. Lost updates (accepted increments beyond the final value)
+// mean two holders interleaved with fences it could not tell apart.
+std::vector<Violation> check_fenced_counter(int accepted_increments, int final_value);
+
+// Herd effect: wake-ups (watch events delivered) per release, as counted
+// by the runner from the trace; an exclusive lock allows at most one.
+std::vector<Violation> check_herd(int max_wakeups_per_release, int allowed);
+
+// Queue: every value taken at most once; every value whose put ended ok is
+// taken or still queued (`left`), unless a take of it ended in info; a
+// value whose put ended in info appears at most once; FIFO: if put(a) ended
+// before put(b) began, and take(b) ended before any take returning a began
+// while a was queued, that is out of order.
+std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left,
+                                   bool at_least_once);
+
+// Barriers: no "enter" ok before `members` enters were invoked; no "leave"
+// ok before every member that entered invoked leave.
+std::vector<Violation> check_double_barrier(const History& h, int members);
+
+// Leaks at quiescence, from the server's ground truth.
+std::vector<Violation> check_no_leaks(const std::vector<std::string>& nodes_left, std::size_t watches_left);
+
+}  // namespace zksim::scenarios

@@ -1,0 +1,216 @@
+// Every checker on hand-written histories that must pass and that must fail.
+#include "zksim/scenarios/checkers.h"
+
+#include <gtest/gtest.h>
+
+namespace zksim::scenarios {
+namespace {
+
+// Appends a completed op.
+void op(History& h, int client, const std::string& f, TimeMs from, TimeMs to,
+        Outcome outcome = Outcome::Ok, std::string value = {}, std::int64_t fence = 0) {
+  auto i = h.invoke(client, f, from, value);
+  if (outcome == Outcome::Ok) h.ok(i, to, value, fence);
+  if (outcome == Outcome::Fail) h.fail(i, to, Error::OperationTimeout);
+  if (outcome == Outcome::Info) h.info(i, to, Error::ConnectionLoss);
+}
+
+std::vector<Violation> exclusion(const History& h) {
+  return check_at_most(beliefs(h, "acquire", "release"), 1, "mutual-exclusion");
+}
+
+TEST(MutualExclusionChecker, PassesHandOffs) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "/l/a", 5);
+  op(h, 0, "release", 20, 22);
+  op(h, 1, "acquire", 5, 23, Outcome::Ok, "/l/b", 6);  // granted after the release began
+  op(h, 1, "release", 30, 32);
+  EXPECT_TRUE(exclusion(h).empty());
+}
+
+TEST(MutualExclusionChecker, FailsOverlappingHolders) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "/l/a", 5);
+  op(h, 1, "acquire", 5, 15, Outcome::Ok, "/l/b", 6);
+  op(h, 0, "release", 20, 22);
+  auto v = exclusion(h);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "mutual-exclusion");
+  EXPECT_EQ(v[0].clients, (std::vector<int>{0, 1}));
+  EXPECT_EQ(v[0].time, 15);
+}
+
+TEST(MutualExclusionChecker, AHolderToldLostNoLongerBelieves) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "/l/a", 5);
+  h.note(0, 100, "suspended");
+  op(h, 1, "acquire", 5, 150, Outcome::Ok, "/l/b", 6);
+  h.note(0, 200, "lost");
+  op(h, 0, "release", 300, 301);
+  EXPECT_TRUE(exclusion(h).empty());
+}
+
+TEST(MutualExclusionChecker, ReentrantAcquiresNestUntilTheLastRelease) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "/l/a", 5);
+  op(h, 0, "acquire", 11, 11, Outcome::Ok, "/l/a", 5);
+  op(h, 0, "release", 20, 20);
+  op(h, 1, "acquire", 5, 25, Outcome::Ok, "/l/b", 6);  // while 0 still holds once
+  op(h, 0, "release", 30, 31);
+  EXPECT_EQ(exclusion(h).size(), 1u);
+}
+
+TEST(MutualExclusionChecker, FailedAndPendingAcquiresHoldNothing) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "/l/a", 5);
+  op(h, 1, "acquire", 1, 50, Outcome::Fail);
+  h.invoke(2, "acquire", 2);
+  EXPECT_TRUE(exclusion(h).empty());
+}
+
+TEST(SemaphoreChecker, AllowsNAndCatchesNPlusOne) {
+  History h;
+  for (int c = 0; c < 3; ++c) op(h, c, "acquire", 0, 10 + c, Outcome::Ok, "", 5 + c);
+  auto b = beliefs(h, "acquire", "release");
+  EXPECT_TRUE(check_at_most(b, 3, "semaphore").empty());
+  EXPECT_EQ(check_at_most(b, 2, "semaphore").size(), 1u);
+}
+
+TEST(ReadWriteChecker, ReadersShareWritersDoNot) {
+  History ok_h;
+  op(ok_h, 0, "acquire-read", 0, 5);
+  op(ok_h, 1, "acquire-read", 0, 6);
+  op(ok_h, 0, "release-read", 10, 11);
+  op(ok_h, 1, "release-read", 10, 11);
+  op(ok_h, 2, "acquire-write", 1, 12);
+  EXPECT_TRUE(check_read_write(beliefs(ok_h, "acquire-read", "release-read"),
+                               beliefs(ok_h, "acquire-write", "release-write")).empty());
+  History bad;
+  op(bad, 0, "acquire-read", 0, 5);
+  op(bad, 2, "acquire-write", 1, 6);
+  auto v = check_read_write(beliefs(bad, "acquire-read", "release-read"),
+                            beliefs(bad, "acquire-write", "release-write"));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].clients, (std::vector<int>{2, 0}));
+}
+
+TEST(ReadWriteChecker, TwoWritersAreOneViolation) {
+  History bad;
+  op(bad, 0, "acquire-write", 0, 5);
+  op(bad, 1, "acquire-write", 0, 6);
+  EXPECT_EQ(check_read_write({}, beliefs(bad, "acquire-write", "release-write")).size(), 1u);
+}
+
+TEST(ReadWriteChecker, OwnReadUnderOwnWriteIsADowngrade) {
+  History h;
+  op(h, 0, "acquire-write", 0, 5);
+  op(h, 0, "acquire-read", 6, 7);
+  op(h, 0, "release-write", 8, 9);
+  EXPECT_TRUE(check_read_write(beliefs(h, "acquire-read", "release-read"),
+                               beliefs(h, "acquire-write", "release-write")).empty());
+}
+
+TEST(FifoChecker, GrantsInFenceOrderPass) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "", 5);
+  op(h, 1, "acquire", 1, 20, Outcome::Ok, "", 7);
+  op(h, 0, "acquire", 21, 21, Outcome::Ok, "", 5);  // reentrant: same fence again
+  op(h, 2, "acquire", 2, 30, Outcome::Ok, "", 9);
+  EXPECT_TRUE(check_fifo_grants(h, "acquire").empty());
+}
+
+TEST(FifoChecker, AnOlderContenderGrantedLaterFails) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "", 7);
+  op(h, 1, "acquire", 1, 20, Outcome::Ok, "", 5);
+  auto v = check_fifo_grants(h, "acquire");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "fifo");
+}
+
+TEST(LivenessChecker, PendingWaitersAreReported) {
+  History h;
+  op(h, 0, "acquire", 0, 10);
+  h.invoke(1, "acquire", 5);
+  h.invoke(2, "release", 5);
+  auto v = check_no_pending(h, {"acquire"});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].clients, std::vector<int>{1});
+  EXPECT_TRUE(check_no_pending(History{}, {"acquire"}).empty());
+}
+
+TEST(FencedCounterChecker, LostUpdatesFail) {
+  EXPECT_TRUE(check_fenced_counter(4, 4).empty());
+  EXPECT_EQ(check_fenced_counter(5, 4).size(), 1u);
+}
+
+TEST(HerdChecker, OneWakeUpPerReleaseIsAllowed) {
+  EXPECT_TRUE(check_herd(1, 1).empty());
+  EXPECT_EQ(check_herd(9, 1).front().property, "herd-effect");
+}
+
+TEST(QueueChecker, DeliveredOnceInOrderPasses) {
+  History h;
+  op(h, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(h, 0, "put", 6, 10, Outcome::Ok, "b");
+  op(h, 1, "take", 11, 15, Outcome::Ok, "a");
+  op(h, 1, "take", 16, 20, Outcome::Ok, "b");
+  EXPECT_TRUE(check_queue(h, {}, false).empty());
+}
+
+TEST(QueueChecker, DuplicatesLossAndReorderFail) {
+  History dup;
+  op(dup, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(dup, 1, "take", 6, 8, Outcome::Ok, "a");
+  op(dup, 2, "take", 6, 9, Outcome::Ok, "a");
+  EXPECT_EQ(check_queue(dup, {}, false).front().property, "queue-no-duplicates");
+  EXPECT_TRUE(check_queue(dup, {}, true).empty());  // at-least-once allows it
+
+  History lost;
+  op(lost, 0, "put", 0, 5, Outcome::Ok, "a");
+  EXPECT_EQ(check_queue(lost, {}, false).front().property, "queue-no-loss");
+  EXPECT_TRUE(check_queue(lost, {"a"}, false).empty());  // still queued
+
+  History reordered;
+  op(reordered, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(reordered, 0, "put", 6, 10, Outcome::Ok, "b");
+  op(reordered, 1, "take", 11, 15, Outcome::Ok, "b");
+  auto v = check_queue(reordered, {"a"}, false);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "queue-fifo");
+}
+
+TEST(QueueChecker, AnItemWhoseTakeEndedInInfoMayBeGone) {
+  History h;
+  op(h, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(h, 1, "take", 6, 8, Outcome::Info, "a");
+  EXPECT_TRUE(check_queue(h, {}, false).empty());
+}
+
+TEST(DoubleBarrierChecker, NobodyPassesEarly) {
+  History ok_h;
+  for (int c = 0; c < 3; ++c) op(ok_h, c, "enter", c, 10);
+  for (int c = 0; c < 3; ++c) op(ok_h, c, "leave", 20 + c, 30);
+  EXPECT_TRUE(check_double_barrier(ok_h, 3).empty());
+
+  History early;
+  op(early, 0, "enter", 0, 1);  // passed with one of three
+  op(early, 1, "enter", 5, 10);
+  op(early, 2, "enter", 6, 10);
+  op(early, 0, "leave", 20, 21);  // left before the others began leaving
+  op(early, 1, "leave", 25, 30);
+  op(early, 2, "leave", 26, 30);
+  auto v = check_double_barrier(early, 3);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].property, "barrier-enter");
+  EXPECT_EQ(v[1].property, "barrier-leave");
+}
+
+TEST(LeakChecker, LeftoversAreNamed) {
+  EXPECT_TRUE(check_no_leaks({}, 0).empty());
+  auto v = check_no_leaks({"/l/_c_1-1-lock-0000000003"}, 2);
+  EXPECT_EQ(v.size(), 2u);
+}
+
+}  // namespace
+}  // namespace zksim::scenarios
