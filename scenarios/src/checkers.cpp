@@ -32,24 +32,24 @@ std::vector<Belief> beliefs(const History& h, const std::string& acquire, const 
   // Per client, events in time order: +1 grant, -1 release, end at a note.
   struct Ev {
     TimeMs t;
-    int order;  // at equal times: releases and notes before grants
-    int kind;   // 0 grant, 1 release, 2 note
+    std::uint64_t seq;  // at equal times: in the order they were recorded
+    int kind;           // 0 grant, 1 release, 2 note
     std::size_t index;
   };
   std::map<int, std::vector<Ev>> per_client;
   for (std::size_t i = 0; i < h.ops().size(); ++i) {
     const Op& o = h.ops()[i];
-    if (o.f == acquire && o.outcome == Outcome::Ok) per_client[o.client].push_back({o.completed, 1, 0, i});
-    if (o.f == release) per_client[o.client].push_back({o.invoked, 0, 1, i});
+    if (o.f == acquire && o.outcome == Outcome::Ok) per_client[o.client].push_back({o.completed, o.complete_seq, 0, i});
+    if (o.f == release) per_client[o.client].push_back({o.invoked, o.invoke_seq, 1, i});
   }
   for (std::size_t i = 0; i < h.notes().size(); ++i) {
     const Note& n = h.notes()[i];
-    if (ends_belief(n.what)) per_client[n.client].push_back({n.time, 0, 2, i});
+    if (ends_belief(n.what)) per_client[n.client].push_back({n.time, n.seq, 2, i});
   }
   std::vector<Belief> out;
   for (auto& [client, evs] : per_client) {
     std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) {
-      return a.t != b.t ? a.t < b.t : a.order < b.order;
+      return a.t != b.t ? a.t < b.t : a.seq < b.seq;
     });
     int depth = 0;
     Belief current;
@@ -66,6 +66,39 @@ std::vector<Belief> beliefs(const History& h, const std::string& acquire, const 
       }
     }
     if (depth > 0) out.push_back(current);
+  }
+  std::sort(out.begin(), out.end(), [](const Belief& a, const Belief& b) {
+    return a.from != b.from ? a.from < b.from : a.client < b.client;
+  });
+  return out;
+}
+
+std::vector<Belief> outside(const std::vector<Belief>& b, const std::vector<Window>& excused) {
+  std::vector<Belief> out;
+  for (const Belief& belief : b) {
+    std::vector<Belief> pieces{belief};
+    for (const Window& w : excused) {
+      if (w.client != belief.client || w.to <= w.from) continue;
+      std::vector<Belief> next;
+      for (const Belief& p : pieces) {
+        if (w.to <= p.from || end_of(p) <= w.from) {
+          next.push_back(p);
+          continue;
+        }
+        if (p.from < w.from) {
+          Belief before = p;
+          before.to = w.from;
+          next.push_back(before);
+        }
+        if (w.to < end_of(p)) {
+          Belief after = p;
+          after.from = w.to;
+          next.push_back(after);
+        }
+      }
+      pieces = std::move(next);
+    }
+    out.insert(out.end(), pieces.begin(), pieces.end());
   }
   std::sort(out.begin(), out.end(), [](const Belief& a, const Belief& b) {
     return a.from != b.from ? a.from < b.from : a.client < b.client;

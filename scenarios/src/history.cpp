@@ -18,12 +18,14 @@ const char* outcome_name(Outcome o) {
 
 std::size_t History::invoke(int client, std::string f, TimeMs now, std::string value) {
   ops_.push_back(Op{client, std::move(f), now, -1, Outcome::Pending, Error::Ok, std::move(value)});
+  ops_.back().invoke_seq = next_seq_++;
   return ops_.size() - 1;
 }
 
 void History::ok(std::size_t op, TimeMs now, std::string value, std::int64_t fence) {
   Op& o = ops_.at(op);
   o.completed = now;
+  o.complete_seq = next_seq_++;
   o.outcome = Outcome::Ok;
   if (!value.empty()) o.value = std::move(value);
   o.fence = fence;
@@ -32,6 +34,7 @@ void History::ok(std::size_t op, TimeMs now, std::string value, std::int64_t fen
 void History::fail(std::size_t op, TimeMs now, Error e) {
   Op& o = ops_.at(op);
   o.completed = now;
+  o.complete_seq = next_seq_++;
   o.outcome = Outcome::Fail;
   o.error = e;
 }
@@ -39,12 +42,13 @@ void History::fail(std::size_t op, TimeMs now, Error e) {
 void History::info(std::size_t op, TimeMs now, Error e) {
   Op& o = ops_.at(op);
   o.completed = now;
+  o.complete_seq = next_seq_++;
   o.outcome = Outcome::Info;
   o.error = e;
 }
 
 void History::note(int client, TimeMs now, std::string what) {
-  notes_.push_back(Note{client, now, std::move(what)});
+  notes_.push_back(Note{client, now, std::move(what), next_seq_++});
 }
 
 std::string History::render() const {

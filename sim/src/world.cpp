@@ -275,8 +275,20 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   }
   publish(out, out.zxid.value);
   send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
-  if (fault) apply_fault(*fault, h, *fault == FaultKind::Pause ? cfg.nemesis.pause_ms
-                                                               : cfg.nemesis.delay_ms);
+  if (!fault) return;
+  Handle* victim = &h;
+  if (nemesis_struck && *fault != FaultKind::Delay) {
+    // The nemesis may strike any client, not just the one whose request
+    // arrived: a holder that sends nothing can still pause, crash or
+    // expire. Decision 0 keeps the requester.
+    const auto n = static_cast<std::uint32_t>(handles.size());
+    victim = handles[(static_cast<std::uint32_t>(h.index) + decisions.pick(n)) % n].get();
+    if (victim->crashed || victim->state == SessionState::Closed ||
+        victim->state == SessionState::Expired) {
+      return;
+    }
+  }
+  apply_fault(*fault, *victim, *fault == FaultKind::Pause ? cfg.nemesis.pause_ms : cfg.nemesis.delay_ms);
 }
 
 void World::Impl::publish(const Outcome& out, std::int64_t zxid) {
@@ -384,13 +396,17 @@ std::optional<FaultKind> World::Impl::fault_for(int client, const UpMsg& msg) {
     a.done = true;
     return a.fault.kind;
   }
+  nemesis_struck = false;
   if (!cfg.nemesis.any()) return std::nullopt;
   // One decision per request; 0 (and every low value) means no fault.
   std::uint32_t c = decisions.pick(1000);
   std::uint32_t top = 1000;
   for (int k = 0; k < kFaultKinds; ++k) {
     std::uint32_t r = cfg.nemesis.per_mille[k];
-    if (c < top && c + r >= top) return static_cast<FaultKind>(k);
+    if (c < top && c + r >= top) {
+      nemesis_struck = true;
+      return static_cast<FaultKind>(k);
+    }
     top = top > r ? top - r : 0;
   }
   return std::nullopt;
@@ -540,6 +556,8 @@ void World::inject(FaultKind kind, int client, TimeMs duration_ms) {
   Handle& h = static_cast<SimClient&>(*m.clients.at(static_cast<std::size_t>(client))).handle();
   m.apply_fault(kind, h, duration_ms);
 }
+
+void World::set_nemesis(const NemesisRates& rates) { impl_->cfg.nemesis = rates; }
 
 Error World::set_sequence_counter(const std::string& path, std::int32_t value) {
   return impl_->server.force_cversion(path, value);

@@ -201,6 +201,7 @@ struct World::Impl {
   std::vector<Armed> armed;
   // The fault to apply to a request reaching the server, if any.
   std::optional<FaultKind> fault_for(int client, const UpMsg& msg);
+  bool nemesis_struck = false;  // the last fault_for came from the nemesis
   void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms);
 
   // --- client library (sim_client.cpp) ---

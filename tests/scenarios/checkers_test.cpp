@@ -68,6 +68,20 @@ TEST(MutualExclusionChecker, FailedAndPendingAcquiresHoldNothing) {
   EXPECT_TRUE(exclusion(h).empty());
 }
 
+TEST(MutualExclusionChecker, ExcusedWindowsAreLeftOut) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "/l/a", 5);
+  op(h, 1, "acquire", 5, 150, Outcome::Ok, "/l/b", 6);
+  op(h, 1, "release", 160, 161);
+  h.note(0, 200, "lost");
+  auto b = beliefs(h, "acquire", "release");
+  EXPECT_EQ(check_at_most(b, 1, "mutual-exclusion").size(), 1u);
+  // Client 0's session was expired at 100 and it heard at 200: excused.
+  EXPECT_TRUE(check_at_most(outside(b, {{0, 100, 200}}), 1, "mutual-exclusion").empty());
+  // Heard at 155, but kept believing: the rest still counts.
+  EXPECT_EQ(check_at_most(outside(b, {{0, 100, 155}}), 1, "mutual-exclusion").size(), 1u);
+}
+
 TEST(SemaphoreChecker, AllowsNAndCatchesNPlusOne) {
   History h;
   for (int c = 0; c < 3; ++c) op(h, c, "acquire", 0, 10 + c, Outcome::Ok, "", 5 + c);

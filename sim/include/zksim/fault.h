@@ -45,7 +45,10 @@ struct ScriptedFault {
 };
 
 // Per-request probabilities, in thousandths, of each fault class striking
-// the client whose request reaches the server. All zero: no nemesis.
+// when a request reaches the server. Drops and delays hit the requester;
+// expiry, pause and crash hit a client chosen by a decision (0: the
+// requester), so a holder that sends nothing can be hit too. All zero: no
+// nemesis.
 struct NemesisRates {
   std::uint32_t per_mille[kFaultKinds] = {0, 0, 0, 0, 0, 0};
   TimeMs pause_ms = 0;   // how long a random Pause lasts

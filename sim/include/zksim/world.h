@@ -77,6 +77,9 @@ class World {
   // Faults, now or scripted.
   void schedule(const ScriptedFault& fault);
   void inject(FaultKind kind, int client, TimeMs duration_ms = 0);
+  // Changes the nemesis from now on (all zero: faults stop, so a run can
+  // quiesce and be checked for liveness).
+  void set_nemesis(const NemesisRates& rates);
   // The next sequential suffix under `path` (e.g. near 2^31).
   Error set_sequence_counter(const std::string& path, std::int32_t value);
 

@@ -36,6 +36,19 @@ struct Belief {
 // The beliefs of `acquire` (ok) ended by `release` (invoked) and by notes.
 std::vector<Belief> beliefs(const History& h, const std::string& acquire, const std::string& release);
 
+// A stretch of time in which a client could not act on, or could not have
+// known better than, its belief: its process was paused, or the server had
+// already expired its session and its library had not heard yet. Nothing a
+// recipe does can close that gap (fencing exists for it); checkers of
+// belief leave these stretches out.
+struct Window {
+  int client = -1;
+  TimeMs from = 0, to = 0;
+};
+
+// `b` with the windows of each belief's client cut out (a belief may split).
+std::vector<Belief> outside(const std::vector<Belief>& b, const std::vector<Window>& excused);
+
 // At most `limit` beliefs at any instant (1: mutual exclusion; N: a
 // semaphore; 1 for "campaign": at most one leader). Reported as `property`.
 std::vector<Violation> check_at_most(const std::vector<Belief>& b, int limit, const std::string& property);

@@ -29,12 +29,16 @@ struct Op {
   Error error = Error::Ok;
   std::string value;         // a node path, an item's data, ...
   std::int64_t fence = 0;    // a grant's fencing token, where there is one
+  // Recording order of the invoke and of the completion: at equal times,
+  // what happened first.
+  std::uint64_t invoke_seq = 0, complete_seq = 0;
 };
 
 struct Note {
   int client = -1;
   TimeMs time = 0;
   std::string what;          // "suspended", "reconnected", "lost", "crashed"
+  std::uint64_t seq = 0;     // recording order, as Op's
 };
 
 class History {
@@ -54,6 +58,7 @@ class History {
  private:
   std::vector<Op> ops_;
   std::vector<Note> notes_;
+  std::uint64_t next_seq_ = 1;
 };
 
 }  // namespace zksim::scenarios

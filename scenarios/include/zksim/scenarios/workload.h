@@ -1,0 +1,70 @@
+// Workloads drive N simulated clients through a recipe, record a History,
+// and the runner checks every property that applies to the recipe.
+//
+//   zksim::scenarios::Workload wl{.recipe = "lock", .clients = 5, .rounds = 10};
+//   zksim::SeededDecisions d(42);
+//   auto r = zksim::scenarios::run(wl, d, {});
+//   if (!r.violations.empty()) fmt::print("{}\n", r.violations[0].message);
+#pragma once
+
+#include "zksim/scenarios/checkers.h"
+#include "zksim/scenarios/history.h"
+#include "zksim/world.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zksim::scenarios {
+
+// A counter that holders read and increment, each access carrying the
+// accessor's fence: an access with a fence older than the newest seen is
+// refused (reads too, so a stale read-modify-write cannot slip between a
+// newer holder's read and write).
+class FencedCounter {
+ public:
+  std::optional<int> read(std::int64_t fence);
+  bool write(std::int64_t fence, int value);
+  int value() const { return value_; }
+  int accepted() const { return accepted_; }
+  int refused() const { return refused_; }
+
+ private:
+  std::int64_t newest_ = 0;
+  int value_ = 0, accepted_ = 0, refused_ = 0;
+};
+
+struct Workload {
+  std::string recipe = "lock";   // a name from recipe_names()
+  int clients = 5;
+  int rounds = 10;               // acquisitions (or items, or rounds) per client
+  TimeMs hold_ms = 5;            // time inside the critical section
+  TimeMs think_ms = 5;           // time between rounds
+  TimeMs timeout_ms = -1;        // acquire timeout; negative: none
+  int session_timeout_ms = 2000;
+  bool reentrant = false;        // acquire twice, release twice
+  int leases = 2;                // semaphore
+};
+
+// The recipes a workload can drive, correct and flawed.
+const std::vector<std::string>& recipe_names();
+bool recipe_is_flawed(const std::string& name);
+
+struct RunResult {
+  History history;
+  std::vector<Violation> violations;  // every property checked, in time order
+  std::uint64_t trace_hash = 0;
+  std::size_t trace_events = 0;
+  int max_wakeups_per_release = 0;
+  int completed_rounds = 0;
+  TimeMs end_time = 0;
+};
+
+// Runs `w` in a fresh world: `config` (delays, nemesis), `decisions`, the
+// scripted `faults`; after every task finished or `fault_phase_ms` passed,
+// the nemesis stops and the run quiesces; then every property that applies
+// to the recipe is checked. Unknown recipe: one violation "bad-workload".
+RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<ScriptedFault>& faults,
+              WorldConfig config = {}, TimeMs fault_phase_ms = 600'000);
+
+}  // namespace zksim::scenarios
