@@ -2,6 +2,8 @@
 // posts the coroutine's resumption to the loop.
 #include "real_impl.h"
 
+#include "zksim/path.h"
+
 #include <cstring>
 
 namespace zksim {
@@ -36,19 +38,40 @@ struct MultiBuilder {
   }
 };
 
-// One op's result as the C client reports it: a create gives its path only
-// (the C client sends multi creates as plain create, whose reply has no
-// Stat), a setData its Stat, delete and check nothing.
+// Marks a result the C client has not filled in (no ZooKeeper error is positive).
+constexpr int kUnanswered = 1;
+
+// One op's result as the C client reports it: after a successful multi a
+// create gives its path only (the C client sends multi creates as plain
+// create, whose reply has no Stat), a setData its Stat, delete and check
+// nothing; after a failed one, only the per-op errors.
 OpResult op_result(const MultiOp& op, const OpState& st, std::size_t i) {
   OpResult r;
   r.error = to_error(st.results[i].err);
-  if (r.error != Error::Ok) return r;
+  if (st.rc != ZOK) return r;
   if (std::holds_alternative<CreateRequest>(op)) {
     r.value = CreateResponse{std::string(st.path_bufs[i].data()), Stat{}};
   } else if (std::holds_alternative<SetDataRequest>(op)) {
     r.value = StatResponse{to_stat(st.stats[i])};
   }
   return r;
+}
+
+// The C client (3.8.0) sends a container create in a multi, but aborts on
+// the reply (its deserialize_multi expects a create result without a Stat,
+// and the server sends one with it). Refused, like the TTL creates the C
+// client itself refuses in a multi, unless an earlier op already makes the
+// C client refuse the multi (its first unsendable op decides).
+bool refuses_container(const std::vector<MultiOp>& ops) {
+  for (const MultiOp& op : ops) {
+    const auto* c = std::get_if<CreateRequest>(&op);
+    if (c && c->mode == CreateMode::Container) return true;
+    if (c && is_ttl(c->mode)) return false;
+    bool sequential = c && is_sequential(c->mode);
+    auto path_of = [](const auto& o) -> const std::string& { return o.path; };
+    if (!client_accepts_path(std::visit(path_of, op), sequential)) return false;
+  }
+  return false;
 }
 
 }  // namespace
@@ -157,9 +180,15 @@ Task<MultiResult> RealClient::multi(std::vector<MultiOp> ops) {
     out.error = Error::InvalidState;
     co_return out;
   }
+  if (refuses_container(ops)) {
+    out.error = Error::Unimplemented;
+    co_return out;
+  }
   auto st = new_op(core_->loop);
   st->ops.resize(ops.size());
-  st->results.resize(ops.size());
+  zoo_op_result_t unanswered{};
+  unanswered.err = kUnanswered;
+  st->results.assign(ops.size(), unanswered);
   st->path_bufs.resize(ops.size());
   st->stats.resize(ops.size());
   std::vector<std::unique_ptr<CAcl>> acls;
@@ -173,7 +202,7 @@ Task<MultiResult> RealClient::multi(std::vector<MultiOp> ops) {
   co_await call;
   out.error = to_error(st->rc);
   // The C client fills the per-op results only when the server answered.
-  bool answered = st->rc == ZOK || st->rc < ZAPIERROR;
+  bool answered = !ops.empty() && st->results.front().err != kUnanswered;
   if (answered) {
     for (std::size_t i = 0; i < ops.size(); ++i) out.results.push_back(op_result(ops[i], *st, i));
   }
