@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libgtest-dev libgmock-dev librapidcheck-dev libfmt-dev libbenchmark-dev libssl-dev
+  libzookeeper-mt-dev          # the real backend: ZooKeeper's C client
+  zookeeper default-jre-headless  # the real server the conformance tests start
 )
 
 missing=()

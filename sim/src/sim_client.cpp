@@ -57,24 +57,38 @@ struct SleepAwaiter {
   }
 };
 
-// The C client's check of every path a request carries.
-struct PathCheck {
-  bool operator()(const CreateRequest& q) const {
-    return client_accepts_path(q.path, is_sequential(q.mode));
+// What the C client (3.8) refuses before sending, as measured through the
+// real backend (tests/conformance): BadArguments for a path it rejects and
+// for a TTL outside [1, 2^40) on a TTL mode, or any TTL on another mode.
+// In a multi, the first op it cannot send decides: MarshallingError for a
+// path, Unimplemented for a TTL create (the C client has no multi TTL) and
+// for a container create (its reply crashes the C client, so the real
+// backend refuses it too).
+struct ClientCheck {
+  Error operator()(const CreateRequest& q) const {
+    if (!client_accepts_path(q.path, is_sequential(q.mode))) return Error::BadArguments;
+    bool ttl_ok = is_ttl(q.mode) ? q.ttl_ms > 0 && q.ttl_ms <= kMaxTtlMs : q.ttl_ms <= 0;
+    return ttl_ok ? Error::Ok : Error::BadArguments;
   }
-  bool operator()(const MultiRequest& q) const {
-    return std::all_of(q.ops.begin(), q.ops.end(),
-                       [this](const MultiOp& op) { return std::visit(*this, op); });
+  Error operator()(const MultiRequest& q) const {
+    for (const MultiOp& op : q.ops) {
+      const auto* c = std::get_if<CreateRequest>(&op);
+      if (c && (is_ttl(c->mode) || c->mode == CreateMode::Container)) return Error::Unimplemented;
+      bool sequential = c && is_sequential(c->mode);
+      auto path_of = [](const auto& o) -> const std::string& { return o.path; };
+      if (!client_accepts_path(std::visit(path_of, op), sequential)) return Error::MarshallingError;
+    }
+    return Error::Ok;
   }
-  bool operator()(const SetWatchesRequest&) const { return true; }
-  bool operator()(const GetEphemeralsRequest&) const { return true; }
+  Error operator()(const SetWatchesRequest&) const { return Error::Ok; }
+  Error operator()(const GetEphemeralsRequest&) const { return Error::Ok; }
   template <class Q>
-  bool operator()(const Q& q) const {
-    return client_accepts_path(q.path);
+  Error operator()(const Q& q) const {
+    return client_accepts_path(q.path) ? Error::Ok : Error::BadArguments;
   }
 };
 
-bool valid_paths(const Request& r) { return std::visit(PathCheck{}, r); }
+
 
 }  // namespace
 
@@ -157,6 +171,11 @@ Task<MultiResult> SimClient::multi(std::vector<MultiOp> ops) {
   MultiResult r;
   r.error = o.error;
   if (auto* m = std::get_if<MultiResponse>(&o.response)) r.results = std::move(m->results);
+  // The C client sends a multi's creates as plain creates, whose reply
+  // carries the path but no Stat.
+  for (OpResult& op : r.results) {
+    if (auto* c = std::get_if<CreateResponse>(&op.value)) c->stat = Stat{};
+  }
   co_return r;
 }
 
@@ -257,8 +276,8 @@ bool World::Impl::submit(Handle& h, PendingOp& op) {
     op.result = Outcome{.error = Error::InvalidState};
     return false;
   }
-  if (!op.close && !valid_paths(op.request)) {
-    op.result = Outcome{.error = Error::BadArguments};
+  if (Error e = op.close ? Error::Ok : std::visit(ClientCheck{}, op.request); e != Error::Ok) {
+    op.result = Outcome{.error = e};
     return false;
   }
   op.xid = h.next_xid++;

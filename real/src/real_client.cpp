@@ -1,0 +1,226 @@
+// RealClient's requests: each one is a C client async call whose completion
+// posts the coroutine's resumption to the loop.
+#include "real_impl.h"
+
+#include "zksim/path.h"
+
+#include <cstring>
+
+namespace zksim {
+namespace {
+
+// The C client's data pointer and length for `data` (never null: "" is empty data).
+int length(const std::string& data) { return static_cast<int>(data.size()); }
+
+// Sets up op `i` of a multi in `st`; the C client copies the strings when
+// the request is serialized, so they only need to live during zoo_amulti.
+struct MultiBuilder {
+  OpState& st;
+  std::vector<std::unique_ptr<CAcl>>& acls;
+  std::size_t i;
+  void operator()(const CreateRequest& q) {
+    acls.push_back(std::make_unique<CAcl>(q.acl));
+    st.path_bufs[i].assign(q.path.size() + 32, '\0');
+    zoo_create_op_init(&st.ops[i], q.path.c_str(), q.data.data(), length(q.data),
+                       &acls.back()->vec, static_cast<int>(q.mode), st.path_bufs[i].data(),
+                       static_cast<int>(st.path_bufs[i].size()));
+    st.ops[i].create_op.ttl = q.ttl_ms > 0 ? q.ttl_ms : 0;
+  }
+  void operator()(const DeleteRequest& q) {
+    zoo_delete_op_init(&st.ops[i], q.path.c_str(), q.version.value);
+  }
+  void operator()(const SetDataRequest& q) {
+    zoo_set_op_init(&st.ops[i], q.path.c_str(), q.data.data(), length(q.data), q.version.value,
+                    &st.stats[i]);
+  }
+  void operator()(const CheckRequest& q) {
+    zoo_check_op_init(&st.ops[i], q.path.c_str(), q.version.value);
+  }
+};
+
+// Marks a result the C client has not filled in (no ZooKeeper error is positive).
+constexpr int kUnanswered = 1;
+
+// One op's result as the C client reports it: after a successful multi a
+// create gives its path only (the C client sends multi creates as plain
+// create, whose reply has no Stat), a setData its Stat, delete and check
+// nothing; after a failed one, only the per-op errors.
+OpResult op_result(const MultiOp& op, const OpState& st, std::size_t i) {
+  OpResult r;
+  r.error = to_error(st.results[i].err);
+  if (st.rc != ZOK) return r;
+  if (std::holds_alternative<CreateRequest>(op)) {
+    r.value = CreateResponse{std::string(st.path_bufs[i].data()), Stat{}};
+  } else if (std::holds_alternative<SetDataRequest>(op)) {
+    r.value = StatResponse{to_stat(st.stats[i])};
+  }
+  return r;
+}
+
+// The C client (3.8.0) sends a container create in a multi, but aborts on
+// the reply (its deserialize_multi expects a create result without a Stat,
+// and the server sends one with it). Refused, like the TTL creates the C
+// client itself refuses in a multi, unless an earlier op already makes the
+// C client refuse the multi (its first unsendable op decides).
+bool refuses_container(const std::vector<MultiOp>& ops) {
+  for (const MultiOp& op : ops) {
+    const auto* c = std::get_if<CreateRequest>(&op);
+    if (c && c->mode == CreateMode::Container) return true;
+    if (c && is_ttl(c->mode)) return false;
+    bool sequential = c && is_sequential(c->mode);
+    auto path_of = [](const auto& o) -> const std::string& { return o.path; };
+    if (!client_accepts_path(std::visit(path_of, op), sequential)) return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+Task<Result<CreateResponse>> RealClient::create(std::string path, std::string data,
+                                                CreateMode mode, AclList acl,
+                                                std::int64_t ttl_ms) {
+  if (!core_->zh) co_return Error::InvalidState;
+  auto st = new_op(core_->loop);
+  CAcl c_acl(acl);
+  zhandle_t* zh = core_->zh;
+  auto start = [&](const void* box) {
+    if (is_ttl(mode) || ttl_ms > 0) {
+      return zoo_acreate2_ttl(zh, path.c_str(), data.data(), length(data), &c_acl.vec,
+                              static_cast<int>(mode), ttl_ms, string_stat_done, box);
+    }
+    return zoo_acreate2(zh, path.c_str(), data.data(), length(data), &c_acl.vec,
+                        static_cast<int>(mode), string_stat_done, box);
+  };
+  CCall call(st, start);
+  co_await call;
+  if (st->rc != ZOK) co_return to_error(st->rc);
+  CreateResponse r{std::move(st->text), st->stat};
+  co_return r;
+}
+
+Task<Result<void>> RealClient::remove(std::string path, Version version) {
+  if (!core_->zh) co_return Error::InvalidState;
+  auto st = new_op(core_->loop);
+  zhandle_t* zh = core_->zh;
+  auto start = [&](const void* box) {
+    return zoo_adelete(zh, path.c_str(), version.value, void_done, box);
+  };
+  CCall call(st, start);
+  co_await call;
+  co_return Result<void>(to_error(st->rc));
+}
+
+Task<Result<Stat>> RealClient::exists(std::string path, Watcher watcher) {
+  if (!core_->zh) co_return Error::InvalidState;
+  auto st = new_op(core_->loop);
+  zhandle_t* zh = core_->zh;
+  std::uint64_t id = core_->add_watcher(std::move(watcher));
+  auto start = [&](const void* box) {
+    return zoo_awexists(zh, path.c_str(), id ? watch_fn : nullptr,
+                        reinterpret_cast<void*>(id), stat_done, box);
+  };
+  CCall call(st, start);
+  co_await call;
+  // activateWatcher: exists keeps the watcher on OK and on NONODE.
+  if (id && st->rc != ZOK && st->rc != ZNONODE) core_->drop_watcher(id);
+  if (st->rc != ZOK) co_return to_error(st->rc);
+  co_return st->stat;
+}
+
+Task<Result<DataResponse>> RealClient::get_data(std::string path, Watcher watcher) {
+  if (!core_->zh) co_return Error::InvalidState;
+  auto st = new_op(core_->loop);
+  zhandle_t* zh = core_->zh;
+  std::uint64_t id = core_->add_watcher(std::move(watcher));
+  auto start = [&](const void* box) {
+    return zoo_awget(zh, path.c_str(), id ? watch_fn : nullptr, reinterpret_cast<void*>(id),
+                     data_done, box);
+  };
+  CCall call(st, start);
+  co_await call;
+  if (id && st->rc != ZOK) core_->drop_watcher(id);
+  if (st->rc != ZOK) co_return to_error(st->rc);
+  DataResponse r{std::move(st->text), st->stat};
+  co_return r;
+}
+
+Task<Result<Stat>> RealClient::set_data(std::string path, std::string data, Version version) {
+  if (!core_->zh) co_return Error::InvalidState;
+  auto st = new_op(core_->loop);
+  zhandle_t* zh = core_->zh;
+  auto start = [&](const void* box) {
+    return zoo_aset(zh, path.c_str(), data.data(), length(data), version.value, stat_done, box);
+  };
+  CCall call(st, start);
+  co_await call;
+  if (st->rc != ZOK) co_return to_error(st->rc);
+  co_return st->stat;
+}
+
+Task<Result<ChildrenResponse>> RealClient::get_children(std::string path, Watcher watcher) {
+  if (!core_->zh) co_return Error::InvalidState;
+  auto st = new_op(core_->loop);
+  zhandle_t* zh = core_->zh;
+  std::uint64_t id = core_->add_watcher(std::move(watcher));
+  auto start = [&](const void* box) {
+    return zoo_awget_children2(zh, path.c_str(), id ? watch_fn : nullptr,
+                               reinterpret_cast<void*>(id), strings_stat_done, box);
+  };
+  CCall call(st, start);
+  co_await call;
+  if (id && st->rc != ZOK) core_->drop_watcher(id);
+  if (st->rc != ZOK) co_return to_error(st->rc);
+  ChildrenResponse r{std::move(st->children), st->stat};
+  co_return r;
+}
+
+Task<MultiResult> RealClient::multi(std::vector<MultiOp> ops) {
+  MultiResult out;
+  if (!core_->zh) {
+    out.error = Error::InvalidState;
+    co_return out;
+  }
+  if (refuses_container(ops)) {
+    out.error = Error::Unimplemented;
+    co_return out;
+  }
+  auto st = new_op(core_->loop);
+  st->ops.resize(ops.size());
+  zoo_op_result_t unanswered{};
+  unanswered.err = kUnanswered;
+  st->results.assign(ops.size(), unanswered);
+  st->path_bufs.resize(ops.size());
+  st->stats.resize(ops.size());
+  std::vector<std::unique_ptr<CAcl>> acls;
+  for (std::size_t i = 0; i < ops.size(); ++i) std::visit(MultiBuilder{*st, acls, i}, ops[i]);
+  zhandle_t* zh = core_->zh;
+  auto start = [&](const void* box) {
+    return zoo_amulti(zh, static_cast<int>(ops.size()), st->ops.data(), st->results.data(),
+                      void_done, box);
+  };
+  CCall call(st, start);
+  co_await call;
+  out.error = to_error(st->rc);
+  // The C client fills the per-op results only when the server answered.
+  bool answered = !ops.empty() && st->results.front().err != kUnanswered;
+  if (answered) {
+    for (std::size_t i = 0; i < ops.size(); ++i) out.results.push_back(op_result(ops[i], *st, i));
+  }
+  co_return out;
+}
+
+Task<Result<void>> RealClient::sync(std::string path) {
+  if (!core_->zh) co_return Error::InvalidState;
+  auto st = new_op(core_->loop);
+  zhandle_t* zh = core_->zh;
+  auto start = [&](const void* box) { return zoo_async(zh, path.c_str(), string_done, box); };
+  CCall call(st, start);
+  co_await call;
+  co_return Result<void>(to_error(st->rc));
+}
+
+Task<Result<void>> RealClient::add_watch(std::string, AddWatchMode, Watcher) {
+  co_return Error::Unimplemented;
+}
+
+}  // namespace zksim
