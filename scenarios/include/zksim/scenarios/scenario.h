@@ -1,0 +1,66 @@
+// Scenario files (*.scn): a run written down so it replays exactly. Plain
+// text, one directive per line, '#' starts a comment, versioned:
+//
+//   zksim-scenario 1
+//   recipe lock                     # see recipe_names()
+//   clients 5
+//   rounds 10
+//   hold-ms 5                       # also: think-ms timeout-ms session-timeout-ms leases
+//   reentrant no
+//   nemesis pause 30                # per-mille rate of a fault class (repeatable)
+//   nemesis-pause-ms 3000           # also: nemesis-delay-ms
+//   delay-choices 3                 # message delay spread (1: none)
+//   fault expire-session client 1 at 1200
+//   fault drop-after-apply client 0 on create nth 3
+//   seed 42                         # or: decisions 0 0 3 1 ... (repeatable)
+//   expect pass                     # or: expect violation mutual-exclusion
+//
+// A file gives either a seed or a decision list (a list past its end reads
+// as zeros: nothing more goes wrong). Errors are "file:line:col: message".
+#pragma once
+
+#include "zksim/result.h"
+#include "zksim/scenarios/workload.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zksim::scenarios {
+
+struct Scenario {
+  Workload workload;
+  WorldConfig config;
+  std::vector<ScriptedFault> faults;
+  std::optional<std::uint64_t> seed;
+  std::vector<std::uint32_t> decisions;
+  std::optional<std::string> expect_violation;  // nullopt: expect pass
+  std::vector<std::string> comments;             // written at the top
+};
+
+// A parse error: where, and what.
+struct ParseError {
+  std::string file;
+  int line = 0, col = 0;
+  std::string message;
+  std::string text() const;  // "file:line:col: message"
+};
+
+// Parses `text` (named `file` in errors).
+std::optional<Scenario> parse_scenario(const std::string& text, const std::string& file,
+                                       ParseError* error);
+// Reads and parses a file; a missing file is a ParseError at 0:0.
+std::optional<Scenario> load_scenario(const std::string& path, ParseError* error);
+// The file text for `s`; parse_scenario(write_scenario(s)) gives `s` back.
+std::string write_scenario(const Scenario& s);
+
+struct ScenarioRun {
+  RunResult result;
+  bool as_expected = false;
+  std::string verdict;  // "pass" or "violation <property>"
+};
+
+// Runs a scenario with its seed or decision list.
+ScenarioRun run_scenario(const Scenario& s);
+
+}  // namespace zksim::scenarios

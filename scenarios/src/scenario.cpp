@@ -1,0 +1,326 @@
+#include "zksim/scenarios/scenario.h"
+
+#include "zksim/trace.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace zksim::scenarios {
+
+std::string ParseError::text() const { return fmt::format("{}:{}:{}: {}", file, line, col, message); }
+
+namespace {
+
+constexpr int kVersion = 1;
+
+struct Word {
+  std::string text;
+  int col = 0;  // 1-based
+};
+
+std::vector<Word> words_of(const std::string& line) {
+  std::vector<Word> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    if (line[i] == '#') break;
+    if (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' && line[j] != '#') ++j;
+    out.push_back(Word{line.substr(i, j - i), static_cast<int>(i) + 1});
+    i = j;
+  }
+  return out;
+}
+
+int find_name(std::string_view (*name_of)(std::int32_t), int count, const std::string& name) {
+  for (int i = 0; i < count; ++i) {
+    if (name_of(i) == name) return i;
+  }
+  return -1;
+}
+
+std::string names(std::string_view (*name_of)(std::int32_t), int count) {
+  std::string out;
+  for (int i = 0; i < count; ++i) out += fmt::format("{}{}", i ? ", " : "", name_of(i));
+  return out;
+}
+
+constexpr int kRequestKinds = 16;
+
+// Parses one line's directive into `s`; on error fills col and message.
+class LineParser {
+ public:
+  LineParser(const std::vector<Word>& w, Scenario& s) : w_(w), s_(s) {}
+
+  // Empty string: ok. Else the error message, with col_ set.
+  std::string parse(bool& saw_version, bool& saw_workload_line) {
+    const std::string& d = w_[0].text;
+    if (!saw_version) {
+      if (d != "zksim-scenario") return at(0, "expected 'zksim-scenario 1' first");
+      std::int64_t v = 0;
+      if (auto e = integer(1, v, 0, INT32_MAX); !e.empty()) return e;
+      if (v != kVersion) return at(1, fmt::format("unsupported format version {} (this is version {})", v, kVersion));
+      saw_version = true;
+      return done(2);
+    }
+    saw_workload_line = true;
+    Workload& wl = s_.workload;
+    std::int64_t v = 0;
+    auto int_field = [&](auto& field, std::int64_t lo, std::int64_t hi) -> std::string {
+      if (auto e = integer(1, v, lo, hi); !e.empty()) return e;
+      field = static_cast<std::remove_reference_t<decltype(field)>>(v);
+      return done(2);
+    };
+    if (d == "zksim-scenario") return at(0, "the version line may appear only once");
+    if (d == "recipe") {
+      if (w_.size() < 2) return at(1, "missing recipe name");
+      const auto& all = recipe_names();
+      if (std::find(all.begin(), all.end(), w_[1].text) == all.end()) {
+        std::string known;
+        for (const auto& n : all) known += (known.empty() ? "" : ", ") + n;
+        return at(1, fmt::format("unknown recipe '{}' (known: {})", w_[1].text, known));
+      }
+      wl.recipe = w_[1].text;
+      return done(2);
+    }
+    if (d == "clients") return int_field(wl.clients, 1, 10'000);
+    if (d == "rounds") return int_field(wl.rounds, 0, 1'000'000);
+    if (d == "hold-ms") return int_field(wl.hold_ms, 0, 86'400'000);
+    if (d == "think-ms") return int_field(wl.think_ms, 0, 86'400'000);
+    if (d == "timeout-ms") return int_field(wl.timeout_ms, -1, 86'400'000);
+    if (d == "session-timeout-ms") return int_field(wl.session_timeout_ms, 1, 86'400'000);
+    if (d == "leases") return int_field(wl.leases, 1, 10'000);
+    if (d == "delay-choices") return int_field(s_.config.delay_choices, 1, 1000);
+    if (d == "nemesis-pause-ms") return int_field(s_.config.nemesis.pause_ms, 0, 86'400'000);
+    if (d == "nemesis-delay-ms") return int_field(s_.config.nemesis.delay_ms, 0, 86'400'000);
+    if (d == "reentrant") {
+      if (w_.size() < 2 || (w_[1].text != "yes" && w_[1].text != "no")) return at(1, "expected 'yes' or 'no'");
+      wl.reentrant = w_[1].text == "yes";
+      return done(2);
+    }
+    if (d == "nemesis") {
+      if (w_.size() < 2) return at(1, "missing fault class");
+      int k = find_name(fault_kind_name, kFaultKinds, w_[1].text);
+      if (k < 0) return at(1, fmt::format("unknown fault class '{}' (known: {})", w_[1].text, names(fault_kind_name, kFaultKinds)));
+      if (auto e = integer(2, v, 0, 1000); !e.empty()) return e;
+      s_.config.nemesis.per_mille[k] = static_cast<std::uint32_t>(v);
+      return done(3);
+    }
+    if (d == "fault") return fault();
+    if (d == "seed") {
+      if (w_.size() < 2) return at(1, "missing seed");
+      std::uint64_t seed = 0;
+      auto [p, ec] = std::from_chars(w_[1].text.data(), w_[1].text.data() + w_[1].text.size(), seed);
+      if (ec != std::errc() || p != w_[1].text.data() + w_[1].text.size()) return at(1, fmt::format("'{}' is not a seed (an unsigned 64-bit number)", w_[1].text));
+      s_.seed = seed;
+      return done(2);
+    }
+    if (d == "decisions") {
+      for (std::size_t i = 1; i < w_.size(); ++i) {
+        std::int64_t x = 0;
+        if (auto e = integer(i, x, 0, UINT32_MAX); !e.empty()) return e;
+        s_.decisions.push_back(static_cast<std::uint32_t>(x));
+      }
+      return {};
+    }
+    if (d == "expect") {
+      if (w_.size() >= 2 && w_[1].text == "pass") {
+        s_.expect_violation.reset();
+        return done(2);
+      }
+      if (w_.size() >= 2 && w_[1].text == "violation") {
+        if (w_.size() < 3) return at(2, "missing property name after 'violation'");
+        s_.expect_violation = w_[2].text;
+        return done(3);
+      }
+      return at(1, "expected 'pass' or 'violation <property>'");
+    }
+    return at(0, fmt::format("unknown directive '{}'", d));
+  }
+
+  int col() const { return col_; }
+
+ private:
+  std::string at(std::size_t word, std::string message) {
+    col_ = word < w_.size() ? w_[word].col : (w_.back().col + static_cast<int>(w_.back().text.size()) + 1);
+    return message;
+  }
+  std::string done(std::size_t used) {
+    if (w_.size() > used) return at(used, fmt::format("unexpected '{}'", w_[used].text));
+    return {};
+  }
+  std::string integer(std::size_t word, std::int64_t& v, std::int64_t lo, std::int64_t hi) {
+    if (word >= w_.size()) return at(word, "missing number");
+    const std::string& t = w_[word].text;
+    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || p != t.data() + t.size() || v < lo || v > hi) return integer_error(word, lo, hi);
+    return {};
+  }
+  std::string integer_error(std::size_t word, std::int64_t lo, std::int64_t hi) {
+    std::string t = word < w_.size() ? w_[word].text : "";
+    return at(word, fmt::format("'{}' is not a number from {} to {}", t, lo, hi));
+  }
+  std::string fault() {
+    ScriptedFault f;
+    if (w_.size() < 2) return at(1, "missing fault class");
+    int k = find_name(fault_kind_name, kFaultKinds, w_[1].text);
+    if (k < 0) return at(1, fmt::format("unknown fault class '{}' (known: {})", w_[1].text, names(fault_kind_name, kFaultKinds)));
+    f.kind = static_cast<FaultKind>(k);
+    if (w_.size() < 3 || w_[2].text != "client") return at(2, "expected 'client <n>'");
+    std::int64_t v = 0;
+    if (auto e = integer(3, v, 0, 9'999); !e.empty()) return e;
+    f.client = static_cast<std::int32_t>(v);
+    std::size_t i = 4;
+    if (i < w_.size() && w_[i].text == "at") {
+      if (auto e = integer(i + 1, v, 0, INT64_MAX / 2); !e.empty()) return e;
+      f.at = v;
+      i += 2;
+    } else if (i < w_.size() && w_[i].text == "on") {
+      if (i + 1 >= w_.size()) return at(i + 1, "missing request kind");
+      RequestMatch m;
+      if (w_[i + 1].text != "any") {
+        m.kind = find_name(request_kind_name, kRequestKinds, w_[i + 1].text);
+        if (m.kind < 0) return at(i + 1, fmt::format("unknown request kind '{}' (known: any, {})", w_[i + 1].text, names(request_kind_name, kRequestKinds)));
+      }
+      i += 2;
+      if (i < w_.size() && w_[i].text == "nth") {
+        if (auto e = integer(i + 1, v, 1, INT32_MAX); !e.empty()) return e;
+        f.nth = static_cast<std::int32_t>(v);
+        i += 2;
+      }
+      if (i < w_.size() && w_[i].text == "path") {
+        if (i + 1 >= w_.size()) return at(i + 1, "missing path prefix");
+        m.path_prefix = w_[i + 1].text;
+        i += 2;
+      }
+      f.on = m;
+    } else {
+      return at(i, "expected 'at <ms>' or 'on <request>'");
+    }
+    if (i < w_.size() && w_[i].text == "for") {
+      if (auto e = integer(i + 1, v, 0, 86'400'000); !e.empty()) return e;
+      f.duration_ms = v;
+      i += 2;
+    }
+    s_.faults.push_back(f);
+    return done(i);
+  }
+
+  const std::vector<Word>& w_;
+  Scenario& s_;
+  int col_ = 1;
+};
+
+}  // namespace
+
+std::optional<Scenario> parse_scenario(const std::string& text, const std::string& file, ParseError* error) {
+  Scenario s;
+  std::istringstream in(text);
+  std::string line;
+  int n = 0;
+  bool saw_version = false, saw_workload = false;
+  std::vector<int> fault_lines;
+  auto fail = [&](int line_no, int col, std::string message) -> std::optional<Scenario> {
+    if (error) *error = ParseError{file, line_no, col, std::move(message)};
+    return std::nullopt;
+  };
+  while (std::getline(in, line)) {
+    ++n;
+    std::vector<Word> w = words_of(line);
+    if (w.empty()) {
+      std::size_t hash = line.find('#');
+      if (!saw_version && hash != std::string::npos) s.comments.push_back(line.substr(hash + 1 + (line.size() > hash + 1 && line[hash + 1] == ' ')));
+      continue;
+    }
+    std::size_t faults_before = s.faults.size();
+    LineParser p(w, s);
+    std::string message = p.parse(saw_version, saw_workload);
+    if (!message.empty()) return fail(n, p.col(), std::move(message));
+    if (s.faults.size() > faults_before) fault_lines.push_back(n);
+  }
+  if (!saw_version) return fail(n == 0 ? 1 : n, 1, "empty scenario: expected 'zksim-scenario 1'");
+  for (std::size_t i = 0; i < s.faults.size(); ++i) {
+    if (s.faults[i].client >= s.workload.clients) {
+      return fail(fault_lines[i], 1, fmt::format("fault names client {}, but there are {} clients (0 to {})",
+                                                 s.faults[i].client, s.workload.clients, s.workload.clients - 1));
+    }
+  }
+  return s;
+}
+
+std::optional<Scenario> load_scenario(const std::string& path, ParseError* error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    if (error) *error = ParseError{path, 0, 0, "cannot read the file"};
+    return std::nullopt;
+  }
+  std::stringstream buf;
+  buf << f.rdbuf();
+  return parse_scenario(buf.str(), path, error);
+}
+
+std::string write_scenario(const Scenario& s) {
+  std::string out;
+  for (const std::string& c : s.comments) out += "# " + c + "\n";
+  const Workload& w = s.workload;
+  out += fmt::format("zksim-scenario {}\n", kVersion);
+  out += fmt::format("recipe {}\nclients {}\nrounds {}\nhold-ms {}\nthink-ms {}\ntimeout-ms {}\n",
+                     w.recipe, w.clients, w.rounds, w.hold_ms, w.think_ms, w.timeout_ms);
+  out += fmt::format("session-timeout-ms {}\nreentrant {}\nleases {}\n", w.session_timeout_ms,
+                     w.reentrant ? "yes" : "no", w.leases);
+  out += fmt::format("delay-choices {}\n", s.config.delay_choices);
+  for (int k = 0; k < kFaultKinds; ++k) {
+    if (s.config.nemesis.per_mille[k]) out += fmt::format("nemesis {} {}\n", fault_kind_name(k), s.config.nemesis.per_mille[k]);
+  }
+  if (s.config.nemesis.any()) {
+    out += fmt::format("nemesis-pause-ms {}\nnemesis-delay-ms {}\n", s.config.nemesis.pause_ms, s.config.nemesis.delay_ms);
+  }
+  for (const ScriptedFault& f : s.faults) {
+    out += fmt::format("fault {} client {}", fault_kind_name(static_cast<std::int32_t>(f.kind)), f.client);
+    if (f.at) out += fmt::format(" at {}", *f.at);
+    if (f.on) {
+      out += fmt::format(" on {}", f.on->kind < 0 ? std::string("any") : std::string(request_kind_name(f.on->kind)));
+      if (f.nth != 1) out += fmt::format(" nth {}", f.nth);
+      if (!f.on->path_prefix.empty()) out += fmt::format(" path {}", f.on->path_prefix);
+    }
+    if (f.duration_ms) out += fmt::format(" for {}", f.duration_ms);
+    out += "\n";
+  }
+  if (s.seed) out += fmt::format("seed {}\n", *s.seed);
+  for (std::size_t i = 0; i < s.decisions.size(); i += 32) {
+    out += "decisions";
+    for (std::size_t j = i; j < std::min(s.decisions.size(), i + 32); ++j) out += fmt::format(" {}", s.decisions[j]);
+    out += "\n";
+  }
+  out += s.expect_violation ? fmt::format("expect violation {}\n", *s.expect_violation) : "expect pass\n";
+  return out;
+}
+
+ScenarioRun run_scenario(const Scenario& s) {
+  ScenarioRun r;
+  if (!s.decisions.empty()) {
+    ListDecisions d(s.decisions);
+    r.result = run(s.workload, d, s.faults, s.config);
+  } else {
+    SeededDecisions d(s.seed.value_or(0));
+    r.result = run(s.workload, d, s.faults, s.config);
+  }
+  const auto& v = r.result.violations;
+  r.verdict = v.empty() ? "pass" : "violation " + v.front().property;
+  if (!s.expect_violation) {
+    r.as_expected = v.empty();
+  } else {
+    r.as_expected = std::any_of(v.begin(), v.end(), [&](const Violation& x) { return x.property == *s.expect_violation; });
+    if (r.as_expected) r.verdict = "violation " + *s.expect_violation;
+  }
+  return r;
+}
+
+}  // namespace zksim::scenarios
