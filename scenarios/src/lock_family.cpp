@@ -139,7 +139,9 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
     }
     s.history.ok(op, zk.now(), g->node, g->fence);
     int depth = 1;
-    if (w.reentrant) {
+    // Reentrancy is the locks' (a second lease is not; resign ends a
+    // leadership whatever the count).
+    if (w.reentrant && w.recipe != "semaphore" && w.recipe != "election") {
       auto again = s.history.invoke(id, acquire, zk.now());
       auto g2 = co_await lock->acquire(write, w.timeout_ms);
       if (g2) {

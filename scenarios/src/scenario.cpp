@@ -294,6 +294,7 @@ std::string write_scenario(const Scenario& s) {
     out += "\n";
   }
   if (s.seed) out += fmt::format("seed {}\n", *s.seed);
+  if (!s.seed && s.decisions.empty()) out += "decisions\n";
   for (std::size_t i = 0; i < s.decisions.size(); i += 32) {
     out += "decisions";
     for (std::size_t j = i; j < std::min(s.decisions.size(), i + 32); ++j) out += fmt::format(" {}", s.decisions[j]);
@@ -305,11 +306,11 @@ std::string write_scenario(const Scenario& s) {
 
 ScenarioRun run_scenario(const Scenario& s) {
   ScenarioRun r;
-  if (!s.decisions.empty()) {
-    ListDecisions d(s.decisions);
+  if (s.seed && s.decisions.empty()) {
+    SeededDecisions d(*s.seed);
     r.result = run(s.workload, d, s.faults, s.config);
   } else {
-    SeededDecisions d(s.seed.value_or(0));
+    ListDecisions d(s.decisions);  // empty: every decision is 0
     r.result = run(s.workload, d, s.faults, s.config);
   }
   const auto& v = r.result.violations;

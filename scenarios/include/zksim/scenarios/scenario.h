@@ -15,8 +15,10 @@
 //   seed 42                         # or: decisions 0 0 3 1 ... (repeatable)
 //   expect pass                     # or: expect violation mutual-exclusion
 //
-// A file gives either a seed or a decision list (a list past its end reads
-// as zeros: nothing more goes wrong). Errors are "file:line:col: message".
+// A seed alone runs seeded; otherwise the decision list replays (past its
+// end, and if empty, every decision is 0: nothing more goes wrong; a seed
+// next to a list only says where the list came from). Errors are
+// "file:line:col: message".
 #pragma once
 
 #include "zksim/result.h"
