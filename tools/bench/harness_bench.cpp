@@ -1,0 +1,81 @@
+// The harness's speed: complete lock scenarios per second (5 clients x 10
+// acquisitions, every checker on), and how long until each flawed recipe is
+// caught (random seeds with its nemesis, median over 20 campaigns).
+#include "zksim/scenarios/workload.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace {
+
+using namespace zksim;
+using namespace zksim::scenarios;
+
+void BM_LockScenario(benchmark::State& state) {
+  Workload w{.recipe = "lock", .clients = 5, .rounds = 10};
+  std::uint64_t seed = 1;
+  for (auto _ : state) {
+    SeededDecisions d(seed++);
+    RunResult r = run(w, d, {});
+    if (!r.violations.empty()) state.SkipWithError("the correct lock failed a check");
+    benchmark::DoNotOptimize(r.trace_hash);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_LockScenario)->Unit(benchmark::kMicrosecond);
+
+struct Flawed {
+  const char* recipe;
+  const char* property;
+  FaultKind fault;
+  std::uint32_t per_mille;
+  TimeMs hold_ms;
+};
+
+const Flawed kFlawed[] = {
+    {"flawed/blog-rw-lock", "read-write-exclusion", FaultKind::Delay, 0, 5},
+    {"flawed/blog-rw-lock-index-fixed", "read-write-exclusion", FaultKind::Delay, 0, 5},
+    {"flawed/prefix-write-lock", "mutual-exclusion", FaultKind::Delay, 0, 5},
+    {"flawed/herd-lock", "herd-effect", FaultKind::Delay, 0, 5},
+    {"flawed/no-guid-lock", "liveness", FaultKind::DropAfterApply, 50, 5},
+    {"flawed/forgetful-lock", "mutual-exclusion", FaultKind::Pause, 30, 600},
+};
+
+// Each iteration is one campaign: seeds from a fresh start until a run
+// shows the flaw. Reports the median campaign's runs and milliseconds.
+void BM_TimeToCatch(benchmark::State& state) {
+  const Flawed& f = kFlawed[state.range(0)];
+  state.SetLabel(f.recipe);
+  Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms};
+  WorldConfig c;
+  c.nemesis.per_mille[static_cast<int>(f.fault)] = f.per_mille;
+  c.nemesis.pause_ms = 3000;
+  c.nemesis.delay_ms = 50;
+  std::vector<double> ms, runs;
+  std::uint64_t campaign = 0;
+  for (auto _ : state) {
+    auto start = std::chrono::steady_clock::now();
+    int n = 0;
+    for (bool caught = false; !caught && n < 100'000;) {
+      SeededDecisions d(campaign * 1'000'003 + static_cast<std::uint64_t>(++n));
+      for (const Violation& v : run(w, d, {}, c).violations) caught |= v.property == f.property;
+    }
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    runs.push_back(n);
+    ++campaign;
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  state.counters["median_ms"] = median(ms);
+  state.counters["median_runs"] = median(runs);
+}
+BENCHMARK(BM_TimeToCatch)->DenseRange(0, 5)->Iterations(20)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
