@@ -119,7 +119,7 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
   }
 }
 
-Task<Result<void>> LockingQueue::ack(const Item& item) {
+Task<Result<void>> LockingQueue::ack(Item item) {
   std::string name = item.node.substr(item.node.rfind('/') + 1);
   std::string claim = detail::join(claims_dir(), name);
   for (;;) {

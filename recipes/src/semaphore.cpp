@@ -36,7 +36,7 @@ Task<Result<Grant>> Semaphore::acquire(TimeMs timeout_ms) {
   co_return held_.back();
 }
 
-Task<Result<void>> Semaphore::release(const Grant& lease) {
+Task<Result<void>> Semaphore::release(Grant lease) {
   auto it = std::find_if(held_.begin(), held_.end(),
                          [&](const Grant& g) { return g.node == lease.node; });
   if (it == held_.end()) co_return Error::BadArguments;

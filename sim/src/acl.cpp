@@ -9,10 +9,6 @@
 
 namespace zksim {
 
-AclList open_acl() { return {Acl{perms::kAll, Id{"world", "anyone"}}}; }
-AclList read_acl() { return {Acl{perms::kRead, Id{"world", "anyone"}}}; }
-AclList creator_all_acl() { return {Acl{perms::kAll, Id{"auth", ""}}}; }
-
 namespace detail {
 namespace {
 

@@ -2,6 +2,12 @@
 
 namespace zksim {
 
+// Declared with the vocabulary (zksim_core): recipes and the real backend
+// use them without the simulator.
+AclList open_acl() { return {Acl{perms::kAll, Id{"world", "anyone"}}}; }
+AclList read_acl() { return {Acl{perms::kRead, Id{"world", "anyone"}}}; }
+AclList creator_all_acl() { return {Acl{perms::kAll, Id{"auth", ""}}}; }
+
 std::string_view event_type_name(EventType t) {
   switch (t) {
     case EventType::None: return "None";

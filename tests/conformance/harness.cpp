@@ -2,7 +2,7 @@
 #include "harness.h"
 
 #include "tcp_gate.h"
-#include "zk_server.h"
+#include "zk_server_env.h"
 #include "zksim/real_client.h"
 #include "zksim/world.h"
 

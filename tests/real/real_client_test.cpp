@@ -1,7 +1,7 @@
 // RealClient against a real server: the session side the conformance suite
 // does not compare (states, InvalidState after close, unique_id, timers).
 #include "tcp_gate.h"
-#include "zk_server.h"
+#include "zk_server_env.h"
 #include "zksim/real_client.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // main() of the test binaries that need a real server: one server per binary.
-#include "zk_server.h"
+#include "zk_server_env.h"
 
 #include <zookeeper/zookeeper.h>
 

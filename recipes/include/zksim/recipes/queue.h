@@ -54,7 +54,7 @@ class LockingQueue {
   Task<Result<Item>> take(TimeMs timeout_ms = -1);
   // Removes a taken item for good. SessionExpired (and the like): the claim
   // went with the session and the item will be delivered again.
-  Task<Result<void>> ack(const Item& item);
+  Task<Result<void>> ack(Item item);  // by value: the Task may outlive the caller's object
   std::string items_dir() const { return dir_ + "/items"; }
   std::string claims_dir() const { return dir_ + "/claims"; }
 

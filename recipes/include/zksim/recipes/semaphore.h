@@ -35,7 +35,7 @@ class Semaphore {
   // One lease per call; one object may hold several. Errors as Lock::acquire.
   Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
   // BadArguments if `lease` is not one this object holds.
-  Task<Result<void>> release(const Grant& lease);
+  Task<Result<void>> release(Grant lease);  // by value: the Task may outlive the caller's object
 
   // Leases held, 0 once the session is lost.
   int held() const;

@@ -56,7 +56,7 @@ int free_port() {
 
 // Sends a four-letter word and reads the reply for at most `timeout_ms`:
 // a starting server keeps the socket open without answering.
-std::string four_letter(int port, const char* word, int timeout_ms) {
+std::string send_four_letter(int port, const char* word, int timeout_ms) {
   int fd = connect_to(port);
   if (fd < 0) return {};
   std::string reply;
@@ -133,7 +133,7 @@ bool ZkServer::start() {
   }
   auto end = Clock::now() + std::chrono::seconds(60);
   while (Clock::now() < end) {
-    if (four_letter(port_, "srvr", 500).find("Mode: standalone") != std::string::npos) return true;
+    if (send_four_letter(port_, "srvr", 500).find("Mode: standalone") != std::string::npos) return true;
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
@@ -176,19 +176,12 @@ void ZkServer::stop() {
   dir_.clear();
 }
 
+std::string ZkServer::four_letter(const char* word, int timeout_ms) const {
+  return pid_ > 0 ? send_four_letter(port_, word, timeout_ms) : std::string();
+}
+
 std::string ZkServer::hosts() const {
   return pid_ > 0 ? "127.0.0.1:" + std::to_string(port_) : std::string();
 }
-
-ZkServer& zk_server() {
-  static ZkServer server;
-  return server;
-}
-
-void ZkServerEnvironment::SetUp() {
-  ASSERT_TRUE(zk_server().start()) << zk_server().error();
-}
-
-void ZkServerEnvironment::TearDown() { zk_server().stop(); }
 
 }  // namespace zksim::test

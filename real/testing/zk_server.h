@@ -1,13 +1,9 @@
-// A real ZooKeeper server for tests: Debian's zookeeper 3.8 (standalone) on
-// 127.0.0.1, a free port, its own temporary dataDir, tickTime 200, TTL nodes
-// on, containers checked every second, log to a file in that directory.
-//
-// One server per test binary: ZkServerEnvironment starts it before the first
-// test and stops it after the last; the server dies with the test process
-// (PR_SET_PDEATHSIG) even when a test crashes.
+// A real ZooKeeper server for tests and benchmarks: Debian's zookeeper 3.8
+// (standalone) on 127.0.0.1, a free port, its own temporary dataDir,
+// tickTime 200, TTL nodes on, containers checked every second, log to a
+// file in that directory. The server dies with the process that started it
+// (PR_SET_PDEATHSIG), even when that process crashes.
 #pragma once
-
-#include <gtest/gtest.h>
 
 #include <string>
 #include <sys/types.h>
@@ -30,21 +26,15 @@ class ZkServer {
   std::string hosts() const;
   int port() const { return port_; }
   const std::string& error() const { return error_; }
+  // Sends a four-letter word ("srvr", "wchs", ...) and returns the reply
+  // read within `timeout_ms` (empty if none).
+  std::string four_letter(const char* word, int timeout_ms = 2000) const;
 
  private:
   pid_t pid_ = -1;
   int port_ = 0;
   std::string dir_;
   std::string error_;
-};
-
-// The binary's one server; hosts() is empty until it started.
-ZkServer& zk_server();
-
-class ZkServerEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override;
-  void TearDown() override;
 };
 
 }  // namespace zksim::test
