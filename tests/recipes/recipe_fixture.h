@@ -1,8 +1,9 @@
 // Helpers for recipe tests on the simulator: a critical section that notices
-// overlap, fault scripting, and the leftover checks every test ends with.
+// overlap, and the leftover checks every test ends with (quiet() and the
+// fault helpers come from the world tests' fixture).
 #pragma once
 
-#include "zksim/world.h"
+#include "../sim/world_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -17,13 +18,6 @@ inline void PrintTo(Error e, std::ostream* os) { *os << error_name(e); }
 }  // namespace zksim
 
 namespace zksim::test {
-
-// A world where every message takes exactly latency_ms (no delay decisions).
-inline WorldConfig quiet() {
-  WorldConfig c;
-  c.delay_choices = 1;
-  return c;
-}
 
 // A resource several clients enter and leave: counts who is inside at once
 // and records the grants' fences in entry order.
@@ -47,25 +41,6 @@ struct Critical {
                               [](auto a, auto b) { return a >= b; }) == fences.end();
   }
 };
-
-inline ScriptedFault on_nth(FaultKind kind, int client, std::int32_t request_kind, int nth = 1,
-                            std::string path = "") {
-  ScriptedFault f;
-  f.kind = kind;
-  f.client = client;
-  f.on = RequestMatch{request_kind, std::move(path)};
-  f.nth = nth;
-  return f;
-}
-
-inline ScriptedFault at_time(FaultKind kind, int client, TimeMs t, TimeMs duration_ms = 0) {
-  ScriptedFault f;
-  f.kind = kind;
-  f.client = client;
-  f.at = t;
-  f.duration_ms = duration_ms;
-  return f;
-}
 
 // What every recipe test ends with: nothing of the recipe left in `dir`,
 // and no watch left on the server.

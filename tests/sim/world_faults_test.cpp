@@ -4,15 +4,6 @@
 namespace zksim::test {
 namespace {
 
-ScriptedFault on_nth(FaultKind kind, int client, std::int32_t request_kind, int nth = 1) {
-  ScriptedFault f;
-  f.kind = kind;
-  f.client = client;
-  f.on = RequestMatch{request_kind, ""};
-  f.nth = nth;
-  return f;
-}
-
 TEST(WorldFaults, DropBeforeApplyLosesTheRequestAndReconnects) {
   ListDecisions d({});
   World w(quiet(), d);

@@ -17,6 +17,28 @@ inline WorldConfig quiet() {
   return c;
 }
 
+// A fault when `client`'s nth request of `request_kind` (under `path`)
+// reaches the server.
+inline ScriptedFault on_nth(FaultKind kind, int client, std::int32_t request_kind, int nth = 1,
+                            std::string path = "") {
+  ScriptedFault f;
+  f.kind = kind;
+  f.client = client;
+  f.on = RequestMatch{request_kind, std::move(path)};
+  f.nth = nth;
+  return f;
+}
+
+// A fault at simulated time `t`.
+inline ScriptedFault at_time(FaultKind kind, int client, TimeMs t, TimeMs duration_ms = 0) {
+  ScriptedFault f;
+  f.kind = kind;
+  f.client = client;
+  f.at = t;
+  f.duration_ms = duration_ms;
+  return f;
+}
+
 // Runs `task` as `owner` until it finishes; fails the test if it does not by `limit`.
 inline void run(World& w, Client& owner, Task<> task, TimeMs limit = 1'000'000) {
   w.spawn(owner, std::move(task));
