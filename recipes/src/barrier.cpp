@@ -8,10 +8,6 @@ namespace zksim::recipes {
 
 namespace {
 
-TimeMs left_until(const Client& zk, TimeMs deadline_ms) {
-  return deadline_ms < 0 ? -1 : std::max<TimeMs>(deadline_ms - zk.now(), 0);
-}
-
 // Waits for `path` to change (deleted, or its data set); true at once if it
 // does not exist (getData leaves no watch then). False on timeout.
 Task<Result<bool>> wait_while_exists(Client& zk, std::string path, TimeMs deadline_ms) {
@@ -21,7 +17,7 @@ Task<Result<bool>> wait_while_exists(Client& zk, std::string path, TimeMs deadli
     if (got.error() == Error::NoNode || got.error() == Error::ConnectionLoss) co_return true;
     co_return got.error();
   }
-  co_return co_await zk.wait_for(changed, left_until(zk, deadline_ms));
+  co_return co_await zk.wait_for(changed, detail::time_left(zk, deadline_ms));
 }
 
 }  // namespace
@@ -33,7 +29,7 @@ Task<Result<void>> Barrier::raise() { return detail::ensure_path(zk_, path_); }
 Task<Result<void>> Barrier::lower() { return detail::delete_surely(zk_, path_); }
 
 Task<Result<void>> Barrier::wait(TimeMs timeout_ms) {
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   for (;;) {
     auto st = co_await zk_.exists(path_);
     if (!st && st.error() == Error::NoNode) co_return Result<void>();
@@ -68,7 +64,7 @@ Task<Result<std::vector<std::string>>> members_of(Client& zk, std::string dir) {
 
 Task<Result<void>> DoubleBarrier::enter(TimeMs timeout_ms) {
   if (members_ < 1 || !node_.empty()) co_return Error::BadArguments;
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   auto dir = co_await detail::ensure_path(zk_, dir_);
   if (!dir) co_return dir.error();
   std::string ready = detail::join(dir_, kReady);
@@ -94,7 +90,7 @@ Task<Result<void>> DoubleBarrier::enter(TimeMs timeout_ms) {
       if (made.error() != Error::ConnectionLoss) co_return made.error();
       continue;
     }
-    if (!co_await zk_.wait_for(changed, left_until(zk_, deadline))) {
+    if (!co_await zk_.wait_for(changed, detail::time_left(zk_, deadline))) {
       co_await detail::delete_surely(zk_, node_);
       node_.clear();
       co_return Error::OperationTimeout;
@@ -104,7 +100,7 @@ Task<Result<void>> DoubleBarrier::enter(TimeMs timeout_ms) {
 
 Task<Result<void>> DoubleBarrier::leave(TimeMs timeout_ms) {
   if (node_.empty()) co_return Error::BadArguments;
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   std::string mine = node_.substr(node_.rfind('/') + 1);
   for (;;) {
     auto all = co_await members_of(zk_, dir_);

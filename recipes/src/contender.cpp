@@ -1,5 +1,6 @@
 #include "contender.h"
 
+#include "zksim/path.h"
 #include "zksim/recipes/sequence.h"
 
 #include <algorithm>
@@ -12,15 +13,6 @@ std::string join(std::string_view dir, std::string_view name) {
   out += name;
   return out;
 }
-
-namespace {
-
-std::string_view parent_of(std::string_view path) {
-  std::size_t slash = path.rfind('/');
-  return slash == 0 ? std::string_view("/") : path.substr(0, slash);
-}
-
-}  // namespace
 
 Task<Result<void>> ensure_path(Client& zk, std::string path) {
   if (path == "/") co_return Result<void>();
@@ -83,9 +75,10 @@ Task<Result<void>> delete_surely(Client& zk, std::string path) {
   }
 }
 
-Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Markers markers) {
+Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Markers markers,
+                                                Watcher watcher) {
   for (;;) {
-    auto listed = co_await zk.get_children(dir);
+    auto listed = co_await zk.get_children(dir, watcher);
     if (!listed && listed.error() == Error::ConnectionLoss) continue;
     if (!listed) co_return listed.error();
     std::vector<Contender> found;
@@ -159,7 +152,7 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
       if (watched.error() == Error::NoNode || watched.error() == Error::ConnectionLoss) continue;
       co_return watched.error();
     }
-    TimeMs left = deadline_ms < 0 ? -1 : std::max<TimeMs>(deadline_ms - zk.now(), 0);
+    TimeMs left = time_left(zk, deadline_ms);
     if (!co_await zk.wait_for(changed, left)) co_return Error::OperationTimeout;
   }
 }

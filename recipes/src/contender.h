@@ -7,6 +7,7 @@
 #include "zksim/client.h"
 #include "zksim/recipes/hold.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -16,6 +17,16 @@
 namespace zksim::recipes::detail {
 
 std::string join(std::string_view dir, std::string_view name);
+
+// The deadline `timeout_ms` from now on the backend's clock; -1 (none) for
+// a negative timeout.
+inline TimeMs deadline_after(const Client& zk, TimeMs timeout_ms) {
+  return timeout_ms < 0 ? -1 : zk.now() + timeout_ms;
+}
+// What is left until `deadline_ms`, never negative; -1 when there is none.
+inline TimeMs time_left(const Client& zk, TimeMs deadline_ms) {
+  return deadline_ms < 0 ? -1 : std::max<TimeMs>(deadline_ms - zk.now(), 0);
+}
 
 // Creates `path` and its missing ancestors as persistent nodes.
 Task<Result<void>> ensure_path(Client& zk, std::string path);
@@ -48,7 +59,9 @@ using Markers = std::vector<std::string>;
 // The children of `dir` named with one of `markers` and a sequence suffix,
 // in the order they were created: by sequence number across the 2^31 wrap,
 // and by creation zxid among equal numbers (the counter stuck at 2^31-1).
-Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Markers markers);
+// A `watcher`, if given, is set as a child watch by the listing.
+Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Markers markers,
+                                                Watcher watcher = {});
 
 // Given the contenders and our index among them: nullopt when it is our
 // turn, else the name of the one contender whose deletion we wait for.

@@ -29,7 +29,7 @@ Task<Result<Grant>> Lock::acquire(TimeMs timeout_ms) {
   if (acquiring_) co_return Error::BadArguments;
   lost_ = false;
   acquiring_ = true;
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   detail::Rule first = [](const std::vector<detail::Contender>& all,
                           std::size_t me) -> std::optional<std::string> {
     if (me == 0) return std::nullopt;

@@ -19,7 +19,7 @@ Task<Result<bool>> wait_for_children(Client& zk, std::string dir, TimeMs deadlin
     co_return listed.error();
   }
   if (!listed->children.empty()) co_return true;
-  TimeMs left = deadline_ms < 0 ? -1 : std::max<TimeMs>(deadline_ms - zk.now(), 0);
+  TimeMs left = detail::time_left(zk, deadline_ms);
   co_return co_await zk.wait_for(changed, left);
 }
 
@@ -40,7 +40,7 @@ Task<Result<std::string>> Queue::put(std::string data) {
 }
 
 Task<Result<Item>> Queue::take(TimeMs timeout_ms) {
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   auto dir = co_await detail::ensure_path(zk_, dir_);
   if (!dir) co_return dir.error();
   detail::Markers markers{kMarker};
@@ -73,7 +73,7 @@ Task<Result<std::string>> LockingQueue::put(std::string data) {
 }
 
 Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   for (const std::string& d : {items_dir(), claims_dir()}) {
     auto made = co_await detail::ensure_path(zk_, d);
     if (!made) co_return made.error();
@@ -114,7 +114,7 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
     auto watched_claims = co_await zk_.get_children(claims_dir(), signal_watcher(changed));
     if (!watched_items || !watched_claims) continue;
     if (watched_items->children.size() > watched_claims->children.size()) continue;
-    TimeMs left = deadline < 0 ? -1 : std::max<TimeMs>(deadline - zk_.now(), 0);
+    TimeMs left = detail::time_left(zk_, deadline);
     if (!co_await zk_.wait_for(changed, left)) co_return Error::OperationTimeout;
   }
 }

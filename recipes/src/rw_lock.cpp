@@ -61,7 +61,7 @@ Task<Result<Grant>> ReadWriteLock::acquire(Side& side, std::size_t kind, TimeMs 
   if (side.acquiring) co_return Error::BadArguments;
   if (read_.count == 0 && write_.count == 0) lost_ = false, deferred_write_.clear();
   side.acquiring = true;
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   // Holding the write lock, our read is granted at once.
   std::string own_write;
   if (write_.count > 0) own_write = write_.grant->node;

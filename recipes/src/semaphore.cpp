@@ -22,7 +22,7 @@ int Semaphore::held() const {
 Task<Result<Grant>> Semaphore::acquire(TimeMs timeout_ms) {
   if (leases_ < 1) co_return Error::BadArguments;
   if (held_.empty()) lost_ = false;
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   const std::size_t n = static_cast<std::size_t>(leases_);
   detail::Rule rule = [n](const std::vector<detail::Contender>& all,
                           std::size_t me) -> std::optional<std::string> {

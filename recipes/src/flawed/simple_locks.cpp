@@ -18,20 +18,18 @@ detail::Rule predecessor() {
   };
 }
 
-Task<Result<void>> release_node(Client& zk, std::optional<Grant>& grant) {
-  if (!grant) co_return Error::BadArguments;
-  std::string node = grant->node;
-  grant.reset();
-  co_await detail::delete_surely(zk, node);
+}  // namespace
+
+Task<Result<void>> OneNodeLock::release() {
+  if (!grant_) co_return Error::BadArguments;
+  std::string node = grant_->node;
+  grant_.reset();
+  co_await detail::delete_surely(zk_, node);
   co_return Result<void>();
 }
 
-}  // namespace
-
-HerdLock::HerdLock(Client& zk, std::string dir) : zk_(zk), dir_(std::move(dir)) {}
-
 Task<Result<Grant>> HerdLock::acquire(TimeMs timeout_ms) {
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   std::string prefix = "_c_" + zk_.unique_id() + "-lock-";
   auto made = co_await detail::create_protected(zk_, dir_, prefix, "", CreateMode::EphemeralSequential);
   if (!made) co_return made.error();
@@ -39,16 +37,13 @@ Task<Result<Grant>> HerdLock::acquire(TimeMs timeout_ms) {
   for (;;) {
     // The herd: a child watch on the directory, for every waiter.
     Signal changed;
-    auto listed = co_await zk_.get_children(dir_, signal_watcher(changed));
-    if (!listed && listed.error() == Error::ConnectionLoss) continue;
-    if (!listed) co_return listed.error();
-    auto all = co_await detail::contenders(zk_, dir_, lock_markers());
+    auto all = co_await detail::contenders(zk_, dir_, lock_markers(), signal_watcher(changed));
     if (!all) co_return all.error();
     if (!all->empty() && all->front().name == name) {
       grant_ = Grant{made->path, made->czxid};
       co_return *grant_;
     }
-    TimeMs left = deadline < 0 ? -1 : std::max<TimeMs>(deadline - zk_.now(), 0);
+    TimeMs left = detail::time_left(zk_, deadline);
     if (!co_await zk_.wait_for(changed, left)) {
       co_await detail::delete_surely(zk_, made->path);
       co_return Error::OperationTimeout;
@@ -56,12 +51,9 @@ Task<Result<Grant>> HerdLock::acquire(TimeMs timeout_ms) {
   }
 }
 
-Task<Result<void>> HerdLock::release() { return release_node(zk_, grant_); }
-
-NoGuidLock::NoGuidLock(Client& zk, std::string dir) : zk_(zk), dir_(std::move(dir)) {}
 
 Task<Result<Grant>> NoGuidLock::acquire(TimeMs timeout_ms) {
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   detail::Created made;
   for (;;) {
     // The bug: after ConnectionLoss, just create again.
@@ -87,18 +79,13 @@ Task<Result<Grant>> NoGuidLock::acquire(TimeMs timeout_ms) {
   co_return *grant_;
 }
 
-Task<Result<void>> NoGuidLock::release() { return release_node(zk_, grant_); }
-
-ForgetfulLock::ForgetfulLock(Client& zk, std::string dir) : zk_(zk), dir_(std::move(dir)) {}
 
 Task<Result<Grant>> ForgetfulLock::acquire(TimeMs timeout_ms) {
-  TimeMs deadline = timeout_ms < 0 ? -1 : zk_.now() + timeout_ms;
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   auto made = co_await detail::contend(zk_, dir_, lock_markers(), 0, "", predecessor(), deadline);
   if (!made) co_return made.error();
   grant_ = Grant{made->path, made->czxid};
   co_return *grant_;
 }
-
-Task<Result<void>> ForgetfulLock::release() { return release_node(zk_, grant_); }
 
 }  // namespace zksim::recipes::flawed

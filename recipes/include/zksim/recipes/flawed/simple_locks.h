@@ -31,44 +31,36 @@
 
 namespace zksim::recipes::flawed {
 
-class HerdLock {
+// What the three share: one contender node, deleted by release(). holds()
+// is true from the grant until release(), whatever happened to the session.
+class OneNodeLock {
  public:
-  HerdLock(Client& zk, std::string dir);
-  Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
   Task<Result<void>> release();
   bool holds() const { return grant_.has_value(); }
 
- private:
+ protected:
+  OneNodeLock(Client& zk, std::string dir) : zk_(zk), dir_(std::move(dir)) {}
   Client& zk_;
   std::string dir_;
   std::optional<Grant> grant_;
 };
 
-class NoGuidLock {
+class HerdLock : public OneNodeLock {
  public:
-  NoGuidLock(Client& zk, std::string dir);
+  HerdLock(Client& zk, std::string dir) : OneNodeLock(zk, std::move(dir)) {}
   Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
-  Task<Result<void>> release();
-  bool holds() const { return grant_.has_value(); }
-
- private:
-  Client& zk_;
-  std::string dir_;
-  std::optional<Grant> grant_;
 };
 
-class ForgetfulLock {
+class NoGuidLock : public OneNodeLock {
  public:
-  ForgetfulLock(Client& zk, std::string dir);
+  NoGuidLock(Client& zk, std::string dir) : OneNodeLock(zk, std::move(dir)) {}
   Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
-  Task<Result<void>> release();
-  // True from the grant until release(), whatever happened to the session.
-  bool holds() const { return grant_.has_value(); }
+};
 
- private:
-  Client& zk_;
-  std::string dir_;
-  std::optional<Grant> grant_;
+class ForgetfulLock : public OneNodeLock {
+ public:
+  ForgetfulLock(Client& zk, std::string dir) : OneNodeLock(zk, std::move(dir)) {}
+  Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
 };
 
 }  // namespace zksim::recipes::flawed
