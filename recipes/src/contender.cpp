@@ -171,10 +171,8 @@ Task<Result<Created>> contend(Client& zk, std::string dir, Markers markers, std:
   co_return std::move(*made);
 }
 
-HoldTracker::HoldTracker(Client& zk, HoldListener listener, std::function<bool()> holding,
-                         std::function<void()> on_lost)
-    : zk_(zk), listener_(std::move(listener)), holding_(std::move(holding)),
-      on_lost_(std::move(on_lost)) {
+HoldTracker::HoldTracker(Client& zk, HoldListener listener, std::function<bool()> holding)
+    : zk_(zk), listener_(std::move(listener)), holding_(std::move(holding)) {
   id_ = zk_.add_session_listener([this](const WatchedEvent& e) { on_session(e); });
 }
 
@@ -198,7 +196,7 @@ void HoldTracker::on_session(const WatchedEvent& e) {
     case KeeperState::AuthFailed:
       suspended_ = false;
       if (!held) return;
-      on_lost_();
+      lost_ = true;
       if (listener_) listener_(HoldEvent::Lost);
       return;
   }

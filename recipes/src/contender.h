@@ -86,24 +86,29 @@ Task<Result<Created>> contend(Client& zk, std::string dir, Markers markers, std:
                               std::string data, Rule rule, TimeMs deadline_ms);
 
 // Turns session events into HoldEvents while `holding()` is true, and
-// calls `on_lost` (before the listener) when the session ends.
+// remembers a loss: the session expired while holding, or it is over.
 class HoldTracker {
  public:
-  HoldTracker(Client& zk, HoldListener listener, std::function<bool()> holding,
-              std::function<void()> on_lost);
+  HoldTracker(Client& zk, HoldListener listener, std::function<bool()> holding);
   ~HoldTracker();
   HoldTracker(const HoldTracker&) = delete;
   HoldTracker& operator=(const HoldTracker&) = delete;
   bool suspended() const { return suspended_; }
+  // The session was lost while holding, or has ended.
+  bool lost() const {
+    return lost_ || zk_.state() == SessionState::Expired || zk_.state() == SessionState::Closed;
+  }
+  // A new hold begins with nothing held: forget an old loss.
+  void restart() { lost_ = false; }
 
  private:
   void on_session(const WatchedEvent& e);
   Client& zk_;
   HoldListener listener_;
   std::function<bool()> holding_;
-  std::function<void()> on_lost_;
   std::uint64_t id_ = 0;
   bool suspended_ = false;
+  bool lost_ = false;
 };
 
 }  // namespace zksim::recipes::detail

@@ -7,15 +7,13 @@ namespace zksim::recipes {
 Lock::Lock(Client& zk, std::string dir, LockOptions options)
     : zk_(zk), dir_(std::move(dir)), options_(std::move(options)) {
   tracker_ = std::make_unique<detail::HoldTracker>(
-      zk_, options_.on_hold, [this] { return count_ > 0; },
-      [this] { lost_ = true; });
+      zk_, options_.on_hold, [this] { return count_ > 0; });
 }
 
 Lock::~Lock() = default;
 
 bool Lock::holds() const {
-  return count_ > 0 && !lost_ && zk_.state() != SessionState::Expired &&
-         zk_.state() != SessionState::Closed;
+  return count_ > 0 && !tracker_->lost();
 }
 
 bool Lock::suspended() const { return holds() && tracker_->suspended(); }
@@ -27,7 +25,7 @@ Task<Result<Grant>> Lock::acquire(TimeMs timeout_ms) {
     co_return *grant_;
   }
   if (acquiring_) co_return Error::BadArguments;
-  lost_ = false;
+  tracker_->restart();
   acquiring_ = true;
   TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   detail::Rule first = [](const std::vector<detail::Contender>& all,
@@ -46,7 +44,7 @@ Task<Result<Grant>> Lock::acquire(TimeMs timeout_ms) {
 
 Task<Result<void>> Lock::release() {
   if (count_ == 0) co_return Error::BadArguments;
-  if (lost_) count_ = 1;  // nothing is held any more: one release ends it
+  if (tracker_->lost()) count_ = 1;  // nothing is held any more: one release ends it
   if (--count_ > 0) co_return Result<void>();
   std::string node = grant_->node;
   grant_.reset();

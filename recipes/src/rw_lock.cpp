@@ -13,15 +13,13 @@ constexpr std::size_t kRead = 0, kWrite = 1;
 ReadWriteLock::ReadWriteLock(Client& zk, std::string dir, HoldListener on_hold)
     : zk_(zk), dir_(std::move(dir)) {
   tracker_ = std::make_unique<detail::HoldTracker>(
-      zk_, std::move(on_hold), [this] { return read_.count > 0 || write_.count > 0; },
-      [this] { lost_ = true; });
+      zk_, std::move(on_hold), [this] { return read_.count > 0 || write_.count > 0; });
 }
 
 ReadWriteLock::~ReadWriteLock() = default;
 
 bool ReadWriteLock::holds(const Side& s) const {
-  return s.count > 0 && !lost_ && zk_.state() != SessionState::Expired &&
-         zk_.state() != SessionState::Closed;
+  return s.count > 0 && !tracker_->lost();
 }
 
 Task<Result<Grant>> ReadWriteLock::acquire_read(TimeMs timeout_ms) {
@@ -43,7 +41,7 @@ Task<Result<void>> ReadWriteLock::release_read() {
 }
 
 Task<Result<void>> ReadWriteLock::release_write() {
-  if (write_.count == 1 && read_.count > 0 && !lost_) {
+  if (write_.count == 1 && read_.count > 0 && !tracker_->lost()) {
     write_.count = 0;
     deferred_write_ = write_.grant->node;
     write_.grant.reset();
@@ -59,7 +57,10 @@ Task<Result<Grant>> ReadWriteLock::acquire(Side& side, std::size_t kind, TimeMs 
     co_return *side.grant;
   }
   if (side.acquiring) co_return Error::BadArguments;
-  if (read_.count == 0 && write_.count == 0) lost_ = false, deferred_write_.clear();
+  if (read_.count == 0 && write_.count == 0) {
+    tracker_->restart();
+    deferred_write_.clear();
+  }
   side.acquiring = true;
   TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   // Holding the write lock, our read is granted at once.
@@ -93,7 +94,7 @@ Task<Result<Grant>> ReadWriteLock::acquire(Side& side, std::size_t kind, TimeMs 
 
 Task<Result<void>> ReadWriteLock::release(Side& side) {
   if (side.count == 0) co_return Error::BadArguments;
-  if (lost_) side.count = 1;
+  if (tracker_->lost()) side.count = 1;
   if (--side.count > 0) co_return Result<void>();
   std::string node = side.grant->node;
   side.grant.reset();

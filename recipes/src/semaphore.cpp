@@ -9,19 +9,18 @@ namespace zksim::recipes {
 Semaphore::Semaphore(Client& zk, std::string dir, int leases, HoldListener on_hold)
     : zk_(zk), dir_(std::move(dir)), leases_(leases) {
   tracker_ = std::make_unique<detail::HoldTracker>(
-      zk_, std::move(on_hold), [this] { return !held_.empty(); }, [this] { lost_ = true; });
+      zk_, std::move(on_hold), [this] { return !held_.empty(); });
 }
 
 Semaphore::~Semaphore() = default;
 
 int Semaphore::held() const {
-  if (lost_ || zk_.state() == SessionState::Expired || zk_.state() == SessionState::Closed) return 0;
-  return static_cast<int>(held_.size());
+  return tracker_->lost() ? 0 : static_cast<int>(held_.size());
 }
 
 Task<Result<Grant>> Semaphore::acquire(TimeMs timeout_ms) {
   if (leases_ < 1) co_return Error::BadArguments;
-  if (held_.empty()) lost_ = false;
+  if (held_.empty()) tracker_->restart();
   TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   const std::size_t n = static_cast<std::size_t>(leases_);
   detail::Rule rule = [n](const std::vector<detail::Contender>& all,

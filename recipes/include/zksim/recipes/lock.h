@@ -80,7 +80,6 @@ class Lock {
   std::optional<Grant> grant_;
   int count_ = 0;
   bool acquiring_ = false;
-  bool lost_ = false;  // the session ended while holding
   std::unique_ptr<detail::HoldTracker> tracker_;
 };
 

@@ -64,7 +64,6 @@ class ReadWriteLock {
   std::string dir_;
   Side read_, write_;
   std::string deferred_write_;  // a released write node kept while reading
-  bool lost_ = false;
   std::unique_ptr<detail::HoldTracker> tracker_;
 };
 

@@ -47,7 +47,6 @@ class Semaphore {
   std::string dir_;
   int leases_;
   std::vector<Grant> held_;
-  bool lost_ = false;
   std::unique_ptr<detail::HoldTracker> tracker_;
 };
 
