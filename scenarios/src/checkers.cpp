@@ -173,9 +173,13 @@ std::vector<Violation> check_fifo_grants(const History& h, const std::string& ac
 }
 
 std::vector<Violation> check_no_pending(const History& h, const std::vector<std::string>& fs) {
+  std::set<int> crashed;
+  for (const Note& n : h.notes()) {
+    if (n.what == "crashed") crashed.insert(n.client);
+  }
   std::vector<Violation> out;
   for (const Op& o : h.ops()) {
-    if (o.outcome != Outcome::Pending) continue;
+    if (o.outcome != Outcome::Pending || crashed.count(o.client)) continue;
     if (std::find(fs.begin(), fs.end(), o.f) == fs.end()) continue;
     out.push_back(Violation{"liveness",
                             fmt::format("c{}'s {} invoked at t={} never returned", o.client, o.f, o.invoked),

@@ -115,17 +115,6 @@ RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<Sc
   }
   std::vector<std::string> pending_fs{"acquire", "acquire-read", "acquire-write", "release",
                                       "release-read", "release-write"};
-  History live;  // the history without crashed clients' calls, for liveness
-  std::vector<int> crashed;
-  for (const Note& n : s.history.notes()) {
-    if (n.what == "crashed") crashed.push_back(n.client);
-  }
-  for (const Op& o : s.history.ops()) {
-    if (std::find(crashed.begin(), crashed.end(), o.client) != crashed.end()) continue;
-    auto i = live.invoke(o.client, o.f, o.invoked, o.value);
-    if (o.outcome != Outcome::Pending) live.ok(i, o.completed);
-  }
-
   std::vector<Violation>& v = out.violations;
   const std::string& r = w.recipe;
   out.max_wakeups_per_release = max_wakeups(world.trace());
@@ -147,7 +136,7 @@ RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<Sc
     append(v, check_herd(out.max_wakeups_per_release, 1));
   }
   if (r != "semaphore") append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));
-  append(v, check_no_pending(live, pending_fs));
+  append(v, check_no_pending(s.history, pending_fs));
   append(v, check_no_leaks(world.server().children(detail::kDir), world.server().watch_count()));
   std::stable_sort(v.begin(), v.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
 

@@ -153,6 +153,13 @@ TEST(LivenessChecker, PendingWaitersAreReported) {
   EXPECT_TRUE(check_no_pending(History{}, {"acquire"}).empty());
 }
 
+TEST(LivenessChecker, ACrashedClientsCallsDoNotCount) {
+  History h;
+  h.invoke(1, "acquire", 5);
+  h.note(1, 9, "crashed");
+  EXPECT_TRUE(check_no_pending(h, {"acquire"}).empty());
+}
+
 TEST(FencedCounterChecker, LostUpdatesFail) {
   EXPECT_TRUE(check_fenced_counter(4, 4).empty());
   EXPECT_EQ(check_fenced_counter(5, 4).size(), 1u);

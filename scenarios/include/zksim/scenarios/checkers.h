@@ -62,7 +62,8 @@ std::vector<Violation> check_read_write(const std::vector<Belief>& reads,
 std::vector<Violation> check_fifo_grants(const History& h, const std::string& acquire);
 
 // Liveness at quiescence: no call still pending when the run ended after
-// faults stopped (a waiter left waiting), among calls named in `fs`.
+// faults stopped (a waiter left waiting), among calls named in `fs`. The
+// calls of a client noted "crashed" vanished with it and do not count.
 std::vector<Violation> check_no_pending(const History& h, const std::vector<std::string>& fs);
 
 // Fencing: a protected counter that holders increment (read, then write
