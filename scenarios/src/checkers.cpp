@@ -127,21 +127,25 @@ std::vector<Violation> check_at_most(const std::vector<Belief>& b, int limit, co
 
 std::vector<Violation> check_read_write(const std::vector<Belief>& reads, const std::vector<Belief>& writes) {
   std::vector<Violation> out;
+  auto report = [&](const Belief& w, const Belief& o, const char* kind) {
+    TimeMs t = std::max(w.from, o.from);
+    out.push_back(Violation{"read-write-exclusion",
+                            fmt::format("c{} held the write lock while c{} held the {} lock at t={}",
+                                        w.client, o.client, kind, t),
+                            {w.client, o.client}, t});
+  };
   for (const Belief& w : writes) {
-    for (const std::vector<Belief>* others : {&reads, &writes}) {
-      for (const Belief& o : *others) {
-        if (&o == &w || (o.client == w.client && others == &reads)) continue;
-        if (!overlap(w, o) || (others == &writes && o.from > w.from)) continue;
-        if (others == &writes && o.from == w.from && o.client > w.client) continue;
-        TimeMs t = std::max(w.from, o.from);
-        out.push_back(Violation{"read-write-exclusion",
-                                fmt::format("c{} held the write lock while c{} held the {} lock at t={}",
-                                            w.client, o.client, others == &reads ? "read" : "write", t),
-                                {w.client, o.client}, t});
-      }
+    for (const Belief& r : reads) {
+      if (r.client != w.client && overlap(w, r)) report(w, r, "read");  // own read: a downgrade
     }
   }
-  std::sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
+  // Each overlapping pair of writers once, named by the later one.
+  for (std::size_t j = 0; j < writes.size(); ++j) {
+    for (std::size_t i = 0; i < j; ++i) {
+      if (overlap(writes[i], writes[j])) report(writes[j], writes[i], "write");
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
   return out;
 }
 
