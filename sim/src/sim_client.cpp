@@ -32,27 +32,37 @@ struct OpAwaiter {
   }
 };
 
-struct SleepAwaiter {
+// Waits until `until` in the process's own time, or for `signal` (if any)
+// to be set, whichever comes first. A timer that comes due while the
+// process is paused waits for the pause to end: a paused process runs
+// nothing.
+struct TimedWait {
   World::Impl& w;
   Handle& h;
   TimeMs until;
+  Signal::Awaiter* signal = nullptr;
   std::uint64_t call = 0;
+  bool timed_out = false;
   std::coroutine_handle<> c;
-  bool await_ready() const noexcept { return false; }
+  bool await_ready() const noexcept { return signal && signal->await_ready(); }
   void await_suspend(std::coroutine_handle<> waiter) {
     c = waiter;
+    if (signal) signal->await_suspend(waiter);
     arm(until);
   }
   void arm(TimeMs t) {
     call = w.call_at(t, [this] {
       call = 0;
       if (h.crashed) return;
-      if (w.paused(h)) return arm(h.paused_until);  // a paused process runs nothing
+      if (w.paused(h)) return arm(h.paused_until);
+      timed_out = true;
+      if (signal) signal->detach();
       c.resume();
     });
   }
-  void await_resume() const noexcept {}
-  ~SleepAwaiter() {
+  // True when the signal came first.
+  bool await_resume() const noexcept { return !timed_out; }
+  ~TimedWait() {
     if (call) w.cancel_call(call);
   }
 };
@@ -215,47 +225,17 @@ Task<Result<void>> SimClient::close() {
 }
 
 Task<void> SimClient::sleep(TimeMs ms) {
-  co_await SleepAwaiter{w_, h_, w_.now + std::max<TimeMs>(ms, 0)};
+  TimedWait timer{w_, h_, w_.now + std::max<TimeMs>(ms, 0)};
+  co_await timer;
 }
-
-// Waits for a Signal or a timer, whichever comes first; like SleepAwaiter,
-// a timer that expires while the process is paused waits for the pause to end.
-struct SignalOrTimer {
-  World::Impl& w;
-  Handle& h;
-  Signal::Awaiter on_signal;
-  TimeMs until;
-  std::uint64_t call = 0;
-  bool timed_out = false;
-  std::coroutine_handle<> c;
-  bool await_ready() const noexcept { return on_signal.await_ready(); }
-  void await_suspend(std::coroutine_handle<> waiter) {
-    c = waiter;
-    on_signal.await_suspend(waiter);
-    arm(until);
-  }
-  void arm(TimeMs t) {
-    call = w.call_at(t, [this] {
-      call = 0;
-      if (h.crashed) return;
-      if (w.paused(h)) return arm(h.paused_until);
-      timed_out = true;
-      on_signal.detach();
-      c.resume();
-    });
-  }
-  bool await_resume() const noexcept { return !timed_out; }
-  ~SignalOrTimer() {
-    if (call) w.cancel_call(call);
-  }
-};
 
 Task<bool> SimClient::wait_for(Signal s, TimeMs timeout_ms) {
   if (timeout_ms < 0) {
     co_await s.wait();
     co_return true;
   }
-  SignalOrTimer waiting{w_, h_, s.wait(), w_.now + timeout_ms};
+  Signal::Awaiter on_signal = s.wait();
+  TimedWait waiting{w_, h_, w_.now + timeout_ms, &on_signal};
   bool set = co_await waiting;
   co_return set;
 }
