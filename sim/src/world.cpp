@@ -252,10 +252,11 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
     c.server_open = false;
     return;
   }
-  std::optional<FaultKind> fault = fault_for(msg.view, msg);
-  if (fault == FaultKind::DropBeforeApply) {
+  const std::optional<Strike> strike = fault_for(msg.view, msg);
+  auto is = [&](FaultKind k) { return strike && strike->kind == k; };
+  if (is(FaultKind::DropBeforeApply)) {
     record(TraceKind::Fault, msg.view, session, server.last_zxid().value,
-           static_cast<int>(*fault), 0, msg.xid, request_path(msg.request), "request lost");
+           static_cast<int>(strike->kind), 0, msg.xid, request_path(msg.request), "request lost");
     server_close(conn);
     return;
   }
@@ -265,8 +266,8 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
     server_close(conn);
     return;
   }
-  if (fault == FaultKind::DropAfterApply) {
-    record(TraceKind::Fault, msg.view, session, out.zxid.value, static_cast<int>(*fault), 0,
+  if (is(FaultKind::DropAfterApply)) {
+    record(TraceKind::Fault, msg.view, session, out.zxid.value, static_cast<int>(strike->kind), 0,
            msg.xid, request_path(msg.request), fmt::format("applied {}, reply lost", out.error));
     std::erase_if(out.notifications, [&](const Notification& n) { return n.session == session; });
     publish(out, out.zxid.value);
@@ -275,9 +276,9 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   }
   publish(out, out.zxid.value);
   send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
-  if (!fault) return;
+  if (!strike) return;
   Handle* victim = &h;
-  if (nemesis_struck && *fault != FaultKind::Delay) {
+  if (strike->random && strike->kind != FaultKind::Delay) {
     // The nemesis may strike any client, not just the one whose request
     // arrived: a holder that sends nothing can still pause, crash or
     // expire. Decision 0 keeps the requester.
@@ -288,7 +289,7 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
       return;
     }
   }
-  apply_fault(*fault, *victim, *fault == FaultKind::Pause ? cfg.nemesis.pause_ms : cfg.nemesis.delay_ms);
+  apply_fault(strike->kind, *victim, is(FaultKind::Pause) ? cfg.nemesis.pause_ms : cfg.nemesis.delay_ms);
 }
 
 void World::Impl::publish(const Outcome& out, std::int64_t zxid) {
@@ -386,7 +387,7 @@ void World::Impl::reap() {
 
 // --- faults ---
 
-std::optional<FaultKind> World::Impl::fault_for(int client, const UpMsg& msg) {
+std::optional<World::Impl::Strike> World::Impl::fault_for(int client, const UpMsg& msg) {
   for (Armed& a : armed) {
     if (a.done || !a.fault.on || a.fault.client != client) continue;
     const RequestMatch& m = *a.fault.on;
@@ -394,19 +395,15 @@ std::optional<FaultKind> World::Impl::fault_for(int client, const UpMsg& msg) {
     if (!request_path(msg.request).starts_with(m.path_prefix)) continue;
     if (++a.seen < a.fault.nth) continue;
     a.done = true;
-    return a.fault.kind;
+    return Strike{a.fault.kind};
   }
-  nemesis_struck = false;
   if (!cfg.nemesis.any()) return std::nullopt;
   // One decision per request; 0 (and every low value) means no fault.
   std::uint32_t c = decisions.pick(1000);
   std::uint32_t top = 1000;
   for (int k = 0; k < kFaultKinds; ++k) {
     std::uint32_t r = cfg.nemesis.per_mille[k];
-    if (c < top && c + r >= top) {
-      nemesis_struck = true;
-      return static_cast<FaultKind>(k);
-    }
+    if (c < top && c + r >= top) return Strike{static_cast<FaultKind>(k), true};
     top = top > r ? top - r : 0;
   }
   return std::nullopt;

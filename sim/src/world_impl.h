@@ -200,8 +200,11 @@ struct World::Impl {
   };
   std::vector<Armed> armed;
   // The fault to apply to a request reaching the server, if any.
-  std::optional<FaultKind> fault_for(int client, const UpMsg& msg);
-  bool nemesis_struck = false;  // the last fault_for came from the nemesis
+  struct Strike {
+    FaultKind kind;
+    bool random = false;  // from the nemesis, not a scripted fault
+  };
+  std::optional<Strike> fault_for(int client, const UpMsg& msg);
   void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms);
 
   // --- client library (sim_client.cpp) ---
