@@ -38,6 +38,27 @@ const std::vector<std::string>& recipe_names() {
 
 bool recipe_is_flawed(const std::string& name) { return name.starts_with("flawed/"); }
 
+WorldConfig FlawedRecipe::config() const {
+  WorldConfig c;
+  c.nemesis.per_mille[static_cast<int>(fault)] = per_mille;
+  c.nemesis.pause_ms = 3000;
+  c.nemesis.delay_ms = 50;
+  return c;
+}
+
+const std::vector<FlawedRecipe>& flawed_recipes() {
+  static const std::vector<FlawedRecipe> all{
+      {"flawed/blog-rw-lock", "read-write-exclusion"},
+      {"flawed/blog-rw-lock-index-fixed", "read-write-exclusion"},
+      {"flawed/prefix-write-lock", "mutual-exclusion"},
+      {"flawed/herd-lock", "herd-effect"},
+      {"flawed/no-guid-lock", "liveness", FaultKind::DropAfterApply, 50},
+      // Holds long enough to go on working after a pause.
+      {"flawed/forgetful-lock", "mutual-exclusion", FaultKind::Pause, 30, 600},
+  };
+  return all;
+}
+
 namespace {
 
 bool is_rw(const std::string& r) { return r.find("rw-lock") != std::string::npos; }

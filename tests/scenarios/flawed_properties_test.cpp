@@ -2,27 +2,22 @@
 // shrinks the counterexample and the test reports its size.
 #include "properties.h"
 
+#include <algorithm>
+
 namespace zksim::scenarios {
 namespace {
 
-struct Flawed {
-  const char* recipe;
-  const char* property;
-  int fault;
-  std::uint32_t per_mille;
-  TimeMs hold_ms;
-};
-
 // rapidcheck looks for a counterexample to "holds"; the last failing call
 // is the minimal one (rapidcheck runs it again after shrinking).
-void caught_and_shrunk(const Flawed& f) {
+void caught_and_shrunk(const std::string& recipe) {
+  const FlawedRecipe& f = *std::find_if(flawed_recipes().begin(), flawed_recipes().end(),
+                                        [&](const FlawedRecipe& x) { return x.recipe == recipe; });
   std::size_t minimal = 0;
   std::string minimal_property;
   bool held = check(fmt::format("{} holds", f.recipe), 1000, [&] {
     Scenario s;
     s.workload = Workload{.recipe = f.recipe, .clients = 3, .rounds = 3, .hold_ms = f.hold_ms};
-    s.config.nemesis.per_mille[f.fault] = f.per_mille;
-    s.config.nemesis.pause_ms = 3000;
+    s.config = f.config();
     s.decisions = *rc::gen::container<std::vector<std::uint32_t>>(rc::gen::inRange<std::uint32_t>(0, 1000));
     ScenarioRun r = run_scenario(s);
     for (const Violation& v : r.result.violations) {
@@ -39,20 +34,20 @@ void caught_and_shrunk(const Flawed& f) {
 }
 
 TEST(FlawedProperties, BlogReadWriteLockIsCaught) {
-  caught_and_shrunk({"flawed/blog-rw-lock", "read-write-exclusion", 5, 0, 5});
+  caught_and_shrunk("flawed/blog-rw-lock");
 }
 TEST(FlawedProperties, BlogReadWriteLockIndexFixedIsCaught) {
-  caught_and_shrunk({"flawed/blog-rw-lock-index-fixed", "read-write-exclusion", 5, 0, 5});
+  caught_and_shrunk("flawed/blog-rw-lock-index-fixed");
 }
 TEST(FlawedProperties, PrefixWriteLockIsCaught) {
-  caught_and_shrunk({"flawed/prefix-write-lock", "mutual-exclusion", 5, 0, 5});
+  caught_and_shrunk("flawed/prefix-write-lock");
 }
-TEST(FlawedProperties, HerdLockIsCaught) { caught_and_shrunk({"flawed/herd-lock", "herd-effect", 5, 0, 5}); }
+TEST(FlawedProperties, HerdLockIsCaught) { caught_and_shrunk("flawed/herd-lock"); }
 TEST(FlawedProperties, NoGuidLockIsCaught) {
-  caught_and_shrunk({"flawed/no-guid-lock", "liveness", 1, 50, 5});
+  caught_and_shrunk("flawed/no-guid-lock");
 }
 TEST(FlawedProperties, ForgetfulLockIsCaught) {
-  caught_and_shrunk({"flawed/forgetful-lock", "mutual-exclusion", 3, 150, 600});
+  caught_and_shrunk("flawed/forgetful-lock");
 }
 
 }  // namespace

@@ -71,33 +71,19 @@ TEST(Runner, CorrectLockHoldsWhenHoldersArePausedOrExpiredWhileHolding) {
   }
 }
 
-struct Caught {
-  const char* recipe;
-  const char* property;
-  FaultKind fault;
-  std::uint32_t per_mille;
-  TimeMs hold_ms = 5;
-};
-
 TEST(Runner, EveryFlawedRecipeIsCaughtByThePropertyItBreaks) {
-  const Caught cases[] = {
-      {"flawed/blog-rw-lock", "read-write-exclusion", FaultKind::Delay, 0},
-      {"flawed/blog-rw-lock-index-fixed", "read-write-exclusion", FaultKind::Delay, 0},
-      {"flawed/prefix-write-lock", "mutual-exclusion", FaultKind::Delay, 0},
-      {"flawed/herd-lock", "herd-effect", FaultKind::Delay, 0},
-      {"flawed/no-guid-lock", "liveness", FaultKind::DropAfterApply, 50},
-      // Holds long enough to go on working after a pause.
-      {"flawed/forgetful-lock", "mutual-exclusion", FaultKind::Pause, 30, 600},
-  };
-  for (const Caught& c : cases) {
-    Workload w{.recipe = c.recipe, .clients = 4, .rounds = 4, .hold_ms = c.hold_ms};
+  std::size_t flawed_names = 0;
+  for (const std::string& r : recipe_names()) flawed_names += recipe_is_flawed(r);
+  EXPECT_EQ(flawed_recipes().size(), flawed_names);
+  for (const FlawedRecipe& f : flawed_recipes()) {
+    Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms};
     bool caught = false;
     for (std::uint64_t seed = 1; seed <= 200 && !caught; ++seed) {
       SeededDecisions d(seed);
-      RunResult r = run(w, d, {}, nemesis(c.fault, c.per_mille));
-      for (const Violation& v : r.violations) caught |= v.property == c.property;
+      RunResult r = run(w, d, {}, f.config());
+      for (const Violation& v : r.violations) caught |= v.property == f.property;
     }
-    EXPECT_TRUE(caught) << c.recipe << " not caught by " << c.property;
+    EXPECT_TRUE(caught) << f.recipe << " not caught by " << f.property;
   }
 }
 

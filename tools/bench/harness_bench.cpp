@@ -27,33 +27,13 @@ void BM_LockScenario(benchmark::State& state) {
 }
 BENCHMARK(BM_LockScenario)->Unit(benchmark::kMicrosecond);
 
-struct Flawed {
-  const char* recipe;
-  const char* property;
-  FaultKind fault;
-  std::uint32_t per_mille;
-  TimeMs hold_ms;
-};
-
-const Flawed kFlawed[] = {
-    {"flawed/blog-rw-lock", "read-write-exclusion", FaultKind::Delay, 0, 5},
-    {"flawed/blog-rw-lock-index-fixed", "read-write-exclusion", FaultKind::Delay, 0, 5},
-    {"flawed/prefix-write-lock", "mutual-exclusion", FaultKind::Delay, 0, 5},
-    {"flawed/herd-lock", "herd-effect", FaultKind::Delay, 0, 5},
-    {"flawed/no-guid-lock", "liveness", FaultKind::DropAfterApply, 50, 5},
-    {"flawed/forgetful-lock", "mutual-exclusion", FaultKind::Pause, 30, 600},
-};
-
 // Each iteration is one campaign: seeds from a fresh start until a run
 // shows the flaw. Reports the median campaign's runs and milliseconds.
 void BM_TimeToCatch(benchmark::State& state) {
-  const Flawed& f = kFlawed[state.range(0)];
+  const FlawedRecipe& f = flawed_recipes().at(static_cast<std::size_t>(state.range(0)));
   state.SetLabel(f.recipe);
   Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms};
-  WorldConfig c;
-  c.nemesis.per_mille[static_cast<int>(f.fault)] = f.per_mille;
-  c.nemesis.pause_ms = 3000;
-  c.nemesis.delay_ms = 50;
+  const WorldConfig c = f.config();
   std::vector<double> ms, runs;
   std::uint64_t campaign = 0;
   for (auto _ : state) {

@@ -50,6 +50,20 @@ struct Workload {
 const std::vector<std::string>& recipe_names();
 bool recipe_is_flawed(const std::string& name);
 
+// A flawed recipe, the property it breaks, and the nemesis and hold time
+// that expose it (rate 0: it misbehaves without faults).
+struct FlawedRecipe {
+  std::string recipe;
+  std::string property;
+  FaultKind fault = FaultKind::Delay;
+  std::uint32_t per_mille = 0;
+  TimeMs hold_ms = 5;
+  // A world config with that nemesis (pauses of 3 s, longer than the
+  // workloads' 2 s sessions).
+  WorldConfig config() const;
+};
+const std::vector<FlawedRecipe>& flawed_recipes();
+
 struct RunResult {
   History history;
   std::vector<Violation> violations;  // every property checked, in time order
