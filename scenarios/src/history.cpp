@@ -22,30 +22,24 @@ std::size_t History::invoke(int client, std::string f, TimeMs now, std::string v
   return ops_.size() - 1;
 }
 
-void History::ok(std::size_t op, TimeMs now, std::string value, std::int64_t fence) {
+Op& History::complete(std::size_t op, TimeMs now, Outcome outcome, Error e) {
   Op& o = ops_.at(op);
   o.completed = now;
   o.complete_seq = next_seq_++;
-  o.outcome = Outcome::Ok;
+  o.outcome = outcome;
+  o.error = e;
+  return o;
+}
+
+void History::ok(std::size_t op, TimeMs now, std::string value, std::int64_t fence) {
+  Op& o = complete(op, now, Outcome::Ok, Error::Ok);
   if (!value.empty()) o.value = std::move(value);
   o.fence = fence;
 }
 
-void History::fail(std::size_t op, TimeMs now, Error e) {
-  Op& o = ops_.at(op);
-  o.completed = now;
-  o.complete_seq = next_seq_++;
-  o.outcome = Outcome::Fail;
-  o.error = e;
-}
+void History::fail(std::size_t op, TimeMs now, Error e) { complete(op, now, Outcome::Fail, e); }
 
-void History::info(std::size_t op, TimeMs now, Error e) {
-  Op& o = ops_.at(op);
-  o.completed = now;
-  o.complete_seq = next_seq_++;
-  o.outcome = Outcome::Info;
-  o.error = e;
-}
+void History::info(std::size_t op, TimeMs now, Error e) { complete(op, now, Outcome::Info, e); }
 
 void History::note(int client, TimeMs now, std::string what) {
   notes_.push_back(Note{client, now, std::move(what), next_seq_++});

@@ -56,6 +56,7 @@ class History {
   std::string render() const;
 
  private:
+  Op& complete(std::size_t op, TimeMs now, Outcome outcome, Error e);
   std::vector<Op> ops_;
   std::vector<Note> notes_;
   std::uint64_t next_seq_ = 1;
