@@ -2,7 +2,7 @@
 // posts the coroutine's resumption to the loop.
 #include "real_impl.h"
 
-#include "zksim/path.h"
+#include "zksim/client_rules.h"
 
 #include <cstring>
 
@@ -55,23 +55,6 @@ OpResult op_result(const MultiOp& op, const OpState& st, std::size_t i) {
     r.value = StatResponse{to_stat(st.stats[i])};
   }
   return r;
-}
-
-// The C client (3.8.0) sends a container create in a multi, but aborts on
-// the reply (its deserialize_multi expects a create result without a Stat,
-// and the server sends one with it). Refused, like the TTL creates the C
-// client itself refuses in a multi, unless an earlier op already makes the
-// C client refuse the multi (its first unsendable op decides).
-bool refuses_container(const std::vector<MultiOp>& ops) {
-  for (const MultiOp& op : ops) {
-    const auto* c = std::get_if<CreateRequest>(&op);
-    if (c && c->mode == CreateMode::Container) return true;
-    if (c && is_ttl(c->mode)) return false;
-    bool sequential = c && is_sequential(c->mode);
-    auto path_of = [](const auto& o) -> const std::string& { return o.path; };
-    if (!client_accepts_path(std::visit(path_of, op), sequential)) return false;
-  }
-  return false;
 }
 
 }  // namespace
@@ -180,8 +163,11 @@ Task<MultiResult> RealClient::multi(std::vector<MultiOp> ops) {
     out.error = Error::InvalidState;
     co_return out;
   }
-  if (refuses_container(ops)) {
-    out.error = Error::Unimplemented;
+  // Refused here what the C client would refuse before sending anyway, so
+  // zoo_amulti never sees it: a container create it would send, then abort
+  // on the reply.
+  if (Error e = c_client_refusal(ops); e != Error::Ok) {
+    out.error = e;
     co_return out;
   }
   auto st = new_op(core_->loop);

@@ -3,6 +3,7 @@
 // session events, disconnect and reconnect with setWatches, expiry.
 #include "world_impl.h"
 
+#include "zksim/client_rules.h"
 #include "zksim/path.h"
 
 #include <algorithm>
@@ -66,39 +67,6 @@ struct TimedWait {
     if (call) w.cancel_call(call);
   }
 };
-
-// What the C client (3.8) refuses before sending, as measured through the
-// real backend (tests/conformance): BadArguments for a path it rejects and
-// for a TTL outside [1, 2^40) on a TTL mode, or any TTL on another mode.
-// In a multi, the first op it cannot send decides: MarshallingError for a
-// path, Unimplemented for a TTL create (the C client has no multi TTL) and
-// for a container create (its reply crashes the C client, so the real
-// backend refuses it too).
-struct ClientCheck {
-  Error operator()(const CreateRequest& q) const {
-    if (!client_accepts_path(q.path, is_sequential(q.mode))) return Error::BadArguments;
-    bool ttl_ok = is_ttl(q.mode) ? q.ttl_ms > 0 && q.ttl_ms <= kMaxTtlMs : q.ttl_ms <= 0;
-    return ttl_ok ? Error::Ok : Error::BadArguments;
-  }
-  Error operator()(const MultiRequest& q) const {
-    for (const MultiOp& op : q.ops) {
-      const auto* c = std::get_if<CreateRequest>(&op);
-      if (c && (is_ttl(c->mode) || c->mode == CreateMode::Container)) return Error::Unimplemented;
-      bool sequential = c && is_sequential(c->mode);
-      auto path_of = [](const auto& o) -> const std::string& { return o.path; };
-      if (!client_accepts_path(std::visit(path_of, op), sequential)) return Error::MarshallingError;
-    }
-    return Error::Ok;
-  }
-  Error operator()(const SetWatchesRequest&) const { return Error::Ok; }
-  Error operator()(const GetEphemeralsRequest&) const { return Error::Ok; }
-  template <class Q>
-  Error operator()(const Q& q) const {
-    return client_accepts_path(q.path) ? Error::Ok : Error::BadArguments;
-  }
-};
-
-
 
 }  // namespace
 
@@ -256,7 +224,7 @@ bool World::Impl::submit(Handle& h, PendingOp& op) {
     op.result = Outcome{.error = Error::InvalidState};
     return false;
   }
-  if (Error e = op.close ? Error::Ok : std::visit(ClientCheck{}, op.request); e != Error::Ok) {
+  if (Error e = op.close ? Error::Ok : c_client_refusal(op.request); e != Error::Ok) {
     op.result = Outcome{.error = e};
     return false;
   }
