@@ -166,6 +166,7 @@ RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<Sc
   out.trace_hash = world.trace().hash();
   out.trace_events = world.trace().size();
   out.end_time = world.now();
+  out.trace = world.trace().take_events();
   return out;
 }
 

@@ -534,6 +534,7 @@ bool World::run_until_done(TimeMs limit) {
 TimeMs World::now() const { return impl_->now; }
 Server& World::server() { return impl_->server; }
 const Trace& World::trace() const { return impl_->trace; }
+Trace& World::trace() { return impl_->trace; }
 DecisionSource& World::decisions() { return impl_->decisions; }
 
 void World::schedule(const ScriptedFault& fault) {

@@ -53,6 +53,9 @@ class Trace {
   std::uint64_t hash() const { return hash_; }
   std::size_t size() const { return count_; }
   const std::vector<TraceEvent>& events() const { return events_; }
+  // Moves the kept events out (the hash and count stay); for callers that
+  // outlive the world.
+  std::vector<TraceEvent> take_events() { return std::move(events_); }
   // One line per event: "t=12 c1 0x..01 z=0x5 response create /a ZOK".
   std::string render() const;
   static std::string render(const TraceEvent& e);

@@ -72,6 +72,7 @@ class World {
 
   Server& server();
   const Trace& trace() const;
+  Trace& trace();
   DecisionSource& decisions();
 
   // Faults, now or scripted.

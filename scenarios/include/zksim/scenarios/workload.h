@@ -11,6 +11,7 @@
 #include "zksim/scenarios/history.h"
 #include "zksim/world.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,6 +73,8 @@ struct RunResult {
   int max_wakeups_per_release = 0;
   int completed_rounds = 0;
   TimeMs end_time = 0;
+  std::vector<TraceEvent> trace;     // the world's trace, for replay and pictures
+  std::map<std::string, int> probes;  // coverage probe -> times reached in this run
 };
 
 // Runs `w` in a fresh world: `config` (delays, nemesis), `decisions`, the
