@@ -38,6 +38,32 @@ const std::vector<std::string>& recipe_names() {
 
 bool recipe_is_flawed(const std::string& name) { return name.starts_with("flawed/"); }
 
+const std::vector<std::string>& property_names() {
+  static const std::vector<std::string> names{
+      "mutual-exclusion", "read-write-exclusion", "semaphore-leases", "one-leader",
+      "fifo",             "herd-effect",          "fenced-exclusion", "queue-no-loss",
+      "queue-no-duplicates", "queue-no-phantoms", "queue-fifo",     "barrier-enter",
+      "barrier-leave",    "liveness",             "no-leaks"};
+  return names;
+}
+
+std::vector<std::string> properties_of(const std::string& recipe) {
+  const auto& all = recipe_names();
+  if (std::find(all.begin(), all.end(), recipe) == all.end()) return {};
+  std::vector<std::string> out;
+  if (recipe.find("rw-lock") != std::string::npos) {
+    out = {"read-write-exclusion", "fenced-exclusion"};
+  } else if (recipe == "semaphore") {
+    out = {"semaphore-leases"};
+  } else {
+    out = {recipe == "election" ? "one-leader" : "mutual-exclusion", "fifo", "herd-effect",
+           "fenced-exclusion"};
+  }
+  out.push_back("liveness");
+  out.push_back("no-leaks");
+  return out;
+}
+
 WorldConfig FlawedRecipe::config() const {
   WorldConfig c;
   c.nemesis.per_mille[static_cast<int>(fault)] = per_mille;

@@ -4,6 +4,8 @@
 #include "zksim/scenarios/workload.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <gtest/gtest.h>
 
 namespace zksim::scenarios {
@@ -81,10 +83,24 @@ TEST(Runner, EveryFlawedRecipeIsCaughtByThePropertyItBreaks) {
     for (std::uint64_t seed = 1; seed <= 200 && !caught; ++seed) {
       SeededDecisions d(seed);
       RunResult r = run(w, d, {}, f.config());
-      for (const Violation& v : r.violations) caught |= v.property == f.property;
+      for (const Violation& v : r.violations) {
+        caught |= v.property == f.property;
+        EXPECT_TRUE(std::ranges::count(properties_of(f.recipe), v.property))
+            << f.recipe << " reported " << v.property << ", which it does not check";
+      }
     }
     EXPECT_TRUE(caught) << f.recipe << " not caught by " << f.property;
   }
+}
+
+TEST(Runner, PropertiesOfARecipeAreKnownPropertiesAndUnknownRecipesHaveNone) {
+  for (const std::string& r : recipe_names()) {
+    EXPECT_FALSE(properties_of(r).empty()) << r;
+    for (const std::string& p : properties_of(r)) {
+      EXPECT_TRUE(std::ranges::count(property_names(), p)) << r << ": " << p;
+    }
+  }
+  EXPECT_TRUE(properties_of("nope").empty());
 }
 
 TEST(Runner, SameSeedSameTrace) {

@@ -51,6 +51,12 @@ struct Workload {
 const std::vector<std::string>& recipe_names();
 bool recipe_is_flawed(const std::string& name);
 
+// Every property a checker can report, in a fixed order.
+const std::vector<std::string>& property_names();
+// The properties a run of `recipe` checks, in property_names() order
+// (empty: unknown recipe).
+std::vector<std::string> properties_of(const std::string& recipe);
+
 // A flawed recipe, the property it breaks, and the nemesis and hold time
 // that expose it (rate 0: it misbehaves without faults).
 struct FlawedRecipe {
