@@ -149,6 +149,24 @@ std::vector<Violation> check_read_write(const std::vector<Belief>& reads, const 
   return out;
 }
 
+std::vector<Violation> check_server_grants(const std::vector<ServerGrant>& grants, int limit,
+                                           const std::vector<Window>& excused) {
+  std::vector<Violation> out;
+  for (const ServerGrant& g : grants) {
+    if (g.exists && g.ahead < limit) continue;
+    bool excuse = std::any_of(excused.begin(), excused.end(), [&](const Window& w) {
+      return w.client == g.client && w.from <= g.time && g.time <= w.to;
+    });
+    if (excuse) continue;
+    std::string why = g.exists ? fmt::format("{} conflicting contender(s) were created before it", g.ahead)
+                               : std::string("the server no longer had that node");
+    out.push_back(Violation{"server-exclusion",
+                            fmt::format("c{} was granted {} at t={}, but {}", g.client, g.node, g.time, why),
+                            {g.client}, g.time});
+  }
+  return out;
+}
+
 std::vector<Violation> check_fifo_grants(const History& h, const std::string& acquire) {
   std::vector<const Op*> grants;
   for (const Op& o : h.ops()) {

@@ -10,6 +10,7 @@
 #include "zksim/recipes/flawed/simple_locks.h"
 #include "zksim/recipes/lock.h"
 #include "zksim/recipes/rw_lock.h"
+#include "zksim/path.h"
 #include "zksim/recipes/semaphore.h"
 
 #include <fmt/format.h>
@@ -111,6 +112,25 @@ std::unique_ptr<AnyLock> make_lock(const Workload& w, Client& zk, int id, HoldLi
   return nullptr;
 }
 
+// The server's view of a grant: does the node exist, and how many
+// conflicting contenders in its directory were created before it (for a
+// read grant of a read/write lock, only writers conflict).
+ServerGrant server_view(const Server& server, int client, TimeMs now, const std::string& node,
+                        bool read_grant) {
+  ServerGrant g{client, now, node, false, 0};
+  std::optional<Stat> own = server.stat(node);
+  if (!own) return g;
+  g.exists = true;
+  const std::string dir(parent_of(node));
+  for (const std::string& child : server.children(dir)) {
+    bool writer = child.find("write") != std::string::npos || child.find("-w-") != std::string::npos;
+    if (read_grant && !writer) continue;
+    std::optional<Stat> other = server.stat(dir + "/" + child);
+    if (other && other->czxid < own->czxid) ++g.ahead;
+  }
+  return g;
+}
+
 bool session_over(const Client& zk) {
   return zk.state() == SessionState::Expired || zk.state() == SessionState::Closed;
 }
@@ -138,6 +158,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
       continue;
     }
     s.history.ok(op, zk.now(), g->node, g->fence);
+    s.grants.push_back(server_view(*s.server, id, zk.now(), g->node, !write && !suffix.empty()));
     int depth = 1;
     // Reentrancy is the locks' (a second lease is not; resign ends a
     // leadership whatever the count).
@@ -146,6 +167,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
       auto g2 = co_await lock->acquire(write, w.timeout_ms);
       if (g2) {
         s.history.ok(again, zk.now(), g2->node, g2->fence);
+        s.grants.push_back(server_view(*s.server, id, zk.now(), g2->node, !write && !suffix.empty()));
         ++depth;
       } else {
         record(s.history, again, zk.now(), g2.error());

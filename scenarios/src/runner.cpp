@@ -41,7 +41,8 @@ bool recipe_is_flawed(const std::string& name) { return name.starts_with("flawed
 const std::vector<std::string>& property_names() {
   static const std::vector<std::string> names{
       "mutual-exclusion", "read-write-exclusion", "semaphore-leases", "one-leader",
-      "fifo",             "herd-effect",          "fenced-exclusion", "queue-no-loss",
+      "server-exclusion", "fifo",               "herd-effect",      "fenced-exclusion",
+      "queue-no-loss",
       "queue-no-duplicates", "queue-no-phantoms", "queue-fifo",     "barrier-enter",
       "barrier-leave",    "liveness",             "no-leaks"};
   return names;
@@ -52,12 +53,12 @@ std::vector<std::string> properties_of(const std::string& recipe) {
   if (std::find(all.begin(), all.end(), recipe) == all.end()) return {};
   std::vector<std::string> out;
   if (recipe.find("rw-lock") != std::string::npos) {
-    out = {"read-write-exclusion", "fenced-exclusion"};
+    out = {"read-write-exclusion", "server-exclusion", "fenced-exclusion"};
   } else if (recipe == "semaphore") {
-    out = {"semaphore-leases"};
+    out = {"semaphore-leases", "server-exclusion"};
   } else {
-    out = {recipe == "election" ? "one-leader" : "mutual-exclusion", "fifo", "herd-effect",
-           "fenced-exclusion"};
+    out = {recipe == "election" ? "one-leader" : "mutual-exclusion", "server-exclusion", "fifo",
+           "herd-effect", "fenced-exclusion"};
   }
   out.push_back("liveness");
   out.push_back("no-leaks");
@@ -124,7 +125,9 @@ std::vector<Window> excused_windows(const Trace& trace) {
       out.push_back(Window{c->second, e.time, INT64_MAX});
     } else if (e.kind == TraceKind::State && open.count(e.client) &&
                e.code != static_cast<std::int32_t>(SessionState::Connected)) {
-      out[open[e.client]].to = e.time;
+      // The instant the news arrives is in: a reply processed at that same
+      // instant (a grant) still came before the news.
+      out[open[e.client]].to = e.time + 1;
       open.erase(e.client);
     }
   }
@@ -142,6 +145,7 @@ RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<Sc
   RunResult out;
   World world(config, decisions);
   detail::Shared s;
+  s.server = &world.server();
   if (w.clients < 1 || w.rounds < 0 || !detail::spawn_lock_family(world, w, s)) {
     out.violations.push_back(Violation{"bad-workload", fmt::format("cannot run recipe '{}' with {} clients", w.recipe, w.clients), {}, 0});
     return out;
@@ -169,6 +173,7 @@ RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<Sc
   auto believed = [&](const char* acquire, const char* release) {
     return outside(beliefs(s.history, acquire, release), excused);
   };
+  append(v, check_server_grants(s.grants, r == "semaphore" ? w.leases : 1, excused));
   if (is_rw(r)) {
     append(v, check_read_write(believed("acquire-read", "release-read"),
                                believed("acquire-write", "release-write")));

@@ -9,6 +9,8 @@ inline const std::string kDir = "/zksim/recipe";
 
 // What a workload leaves for the runner to check.
 struct Shared {
+  const Server* server = nullptr;   // ground truth, read at each grant
+  std::vector<ServerGrant> grants;
   History history;
   FencedCounter counter;
   int completed_rounds = 0;

@@ -255,6 +255,12 @@ std::optional<NodeView> Server::node(const std::string& path) const {
   return NodeView{path, n.data, impl_->tree.stat(id), impl_->acls.get(n.acl)};
 }
 
+std::optional<Stat> Server::stat(const std::string& path) const {
+  NodeId id = impl_->tree.find(path);
+  if (id == kNoNode) return std::nullopt;
+  return impl_->tree.stat(id);
+}
+
 std::vector<std::string> Server::children(const std::string& path) const {
   NodeId id = impl_->tree.find(path);
   if (id == kNoNode) return {};

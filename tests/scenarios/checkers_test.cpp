@@ -233,5 +233,41 @@ TEST(LeakChecker, LeftoversAreNamed) {
   EXPECT_EQ(v.size(), 2u);
 }
 
+
+// Mutual exclusion as the server's nodes say it, at each grant.
+TEST(ServerExclusionChecker, PassesGrantsOfTheFirstContender) {
+  std::vector<ServerGrant> g{{0, 10, "/l/a", true, 0}, {1, 30, "/l/b", true, 0}};
+  EXPECT_TRUE(check_server_grants(g, 1, {}).empty());
+}
+
+TEST(ServerExclusionChecker, FailsAGrantWithAnEarlierContenderLeft) {
+  std::vector<ServerGrant> g{{0, 10, "/l/a", true, 0}, {1, 12, "/l/b", true, 1}};
+  auto v = check_server_grants(g, 1, {});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "server-exclusion");
+  EXPECT_EQ(v[0].clients, (std::vector<int>{1}));
+  EXPECT_EQ(v[0].time, 12);
+}
+
+TEST(ServerExclusionChecker, FailsAGrantOfANodeTheServerNoLongerHas) {
+  std::vector<ServerGrant> g{{2, 40, "/l/c", false, 0}};
+  auto v = check_server_grants(g, 1, {});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].clients, (std::vector<int>{2}));
+}
+
+TEST(ServerExclusionChecker, AllowsLimitMinusOneAheadForLeases) {
+  std::vector<ServerGrant> g{{0, 10, "/s/a", true, 1}};
+  EXPECT_TRUE(check_server_grants(g, 2, {}).empty());
+  EXPECT_EQ(check_server_grants(g, 1, {}).size(), 1u);
+}
+
+TEST(ServerExclusionChecker, ExcusesAGrantInsideTheClientsWindowOnly) {
+  std::vector<ServerGrant> g{{1, 50, "/l/b", false, 0}};
+  EXPECT_TRUE(check_server_grants(g, 1, {Window{1, 40, 60}}).empty());
+  EXPECT_EQ(check_server_grants(g, 1, {Window{0, 40, 60}}).size(), 1u);
+  EXPECT_EQ(check_server_grants(g, 1, {Window{1, 51, 60}}).size(), 1u);
+}
+
 }  // namespace
 }  // namespace zksim::scenarios

@@ -206,5 +206,12 @@ TEST_F(CreateRules, OversizedRequestDropsTheConnectionUnapplied) {
   EXPECT_EQ(create("/fi2", CreateMode::Persistent, fits + "x").error, Error::ConnectionLoss);
 }
 
+TEST_F(CreateRules, GroundTruthStatIsTheNodesStatAndAbsentForMissingNodes) {
+  ASSERT_EQ(create("/a", CreateMode::Persistent, "x").error, Error::Ok);
+  ASSERT_TRUE(server.stat("/a"));
+  EXPECT_EQ(*server.stat("/a"), server.node("/a")->stat);
+  EXPECT_FALSE(server.stat("/missing"));
+}
+
 }  // namespace
 }  // namespace zksim::test

@@ -129,6 +129,7 @@ class Server {
   int session_timeout_ms(SessionId session) const;  // 0 if not alive
   std::vector<std::string> ephemerals(SessionId session) const;  // sorted
   std::optional<NodeView> node(const std::string& path) const;
+  std::optional<Stat> stat(const std::string& path) const;  // node() without copies
   std::vector<std::string> children(const std::string& path) const;  // sorted
   std::size_t node_count() const;
   // Watches held on the server, all sessions, all kinds.

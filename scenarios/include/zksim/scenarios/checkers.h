@@ -57,6 +57,25 @@ std::vector<Violation> check_at_most(const std::vector<Belief>& b, int limit, co
 std::vector<Violation> check_read_write(const std::vector<Belief>& reads,
                                         const std::vector<Belief>& writes);
 
+// A grant as the server's nodes stood at the instant the client was told:
+// whether its node still existed, and how many conflicting contenders
+// (any, for an exclusive grant; writers, for a read grant) the server had
+// created before it.
+struct ServerGrant {
+  int client = -1;
+  TimeMs time = 0;
+  std::string node;
+  bool exists = false;
+  int ahead = 0;
+};
+
+// Mutual exclusion as the server's nodes say it: every granted node exists
+// and has fewer than `limit` conflicting contenders before it, unless the
+// grant falls in one of its client's excused windows [from, to].
+// Reported as "server-exclusion".
+std::vector<Violation> check_server_grants(const std::vector<ServerGrant>& grants, int limit,
+                                           const std::vector<Window>& excused);
+
 // FIFO fairness: grants (ok acquires) in completion order carry increasing
 // fences (the contender nodes' creation order).
 std::vector<Violation> check_fifo_grants(const History& h, const std::string& acquire);
