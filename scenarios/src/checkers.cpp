@@ -73,6 +73,11 @@ std::vector<Belief> beliefs(const History& h, const std::string& acquire, const 
   return out;
 }
 
+static bool excused_at(const std::vector<Window>& excused, int client, TimeMs t) {
+  return std::any_of(excused.begin(), excused.end(),
+                     [&](const Window& w) { return w.client == client && w.from <= t && t < w.to; });
+}
+
 std::vector<Belief> outside(const std::vector<Belief>& b, const std::vector<Window>& excused) {
   std::vector<Belief> out;
   for (const Belief& belief : b) {
@@ -153,11 +158,7 @@ std::vector<Violation> check_server_grants(const std::vector<ServerGrant>& grant
                                            const std::vector<Window>& excused) {
   std::vector<Violation> out;
   for (const ServerGrant& g : grants) {
-    if (g.exists && g.ahead < limit) continue;
-    bool excuse = std::any_of(excused.begin(), excused.end(), [&](const Window& w) {
-      return w.client == g.client && w.from <= g.time && g.time <= w.to;
-    });
-    if (excuse) continue;
+    if ((g.exists && g.ahead < limit) || excused_at(excused, g.client, g.time)) continue;
     std::string why = g.exists ? fmt::format("{} conflicting contender(s) were created before it", g.ahead)
                                : std::string("the server no longer had that node");
     out.push_back(Violation{"server-exclusion",
@@ -167,10 +168,13 @@ std::vector<Violation> check_server_grants(const std::vector<ServerGrant>& grant
   return out;
 }
 
-std::vector<Violation> check_fifo_grants(const History& h, const std::string& acquire) {
+std::vector<Violation> check_fifo_grants(const History& h, const std::string& acquire,
+                                         const std::vector<Window>& excused) {
   std::vector<const Op*> grants;
   for (const Op& o : h.ops()) {
-    if (o.f == acquire && o.outcome == Outcome::Ok) grants.push_back(&o);
+    if (o.f == acquire && o.outcome == Outcome::Ok && !excused_at(excused, o.client, o.completed)) {
+      grants.push_back(&o);
+    }
   }
   std::stable_sort(grants.begin(), grants.end(),
                    [](const Op* a, const Op* b) { return a->completed < b->completed; });

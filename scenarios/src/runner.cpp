@@ -184,7 +184,7 @@ RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<Sc
   } else {
     append(v, check_at_most(believed("acquire", "release"), 1,
                             r == "election" ? "one-leader" : "mutual-exclusion"));
-    append(v, check_fifo_grants(s.history, "acquire"));
+    append(v, check_fifo_grants(s.history, "acquire", excused));
     append(v, check_herd(out.max_wakeups_per_release, 1));
   }
   if (r != "semaphore") append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));

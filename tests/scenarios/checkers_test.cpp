@@ -142,6 +142,15 @@ TEST(FifoChecker, AnOlderContenderGrantedLaterFails) {
   EXPECT_EQ(v[0].property, "fifo");
 }
 
+TEST(FifoChecker, AGrantInsideItsClientsExcusedWindowIsLeftOut) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "", 7);
+  op(h, 1, "acquire", 1, 20, Outcome::Ok, "", 5);  // its session had expired: it could not know
+  EXPECT_TRUE(check_fifo_grants(h, "acquire", {Window{1, 8, 21}}).empty());
+  EXPECT_EQ(check_fifo_grants(h, "acquire", {Window{2, 8, 21}}).size(), 1u);
+  EXPECT_EQ(check_fifo_grants(h, "acquire", {Window{1, 8, 20}}).size(), 1u);
+}
+
 TEST(LivenessChecker, PendingWaitersAreReported) {
   History h;
   op(h, 0, "acquire", 0, 10);
@@ -267,6 +276,7 @@ TEST(ServerExclusionChecker, ExcusesAGrantInsideTheClientsWindowOnly) {
   EXPECT_TRUE(check_server_grants(g, 1, {Window{1, 40, 60}}).empty());
   EXPECT_EQ(check_server_grants(g, 1, {Window{0, 40, 60}}).size(), 1u);
   EXPECT_EQ(check_server_grants(g, 1, {Window{1, 51, 60}}).size(), 1u);
+  EXPECT_EQ(check_server_grants(g, 1, {Window{1, 40, 50}}).size(), 1u);
 }
 
 }  // namespace

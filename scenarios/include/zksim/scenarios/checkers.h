@@ -43,7 +43,7 @@ std::vector<Belief> beliefs(const History& h, const std::string& acquire, const 
 // belief leave these stretches out.
 struct Window {
   int client = -1;
-  TimeMs from = 0, to = 0;
+  TimeMs from = 0, to = 0;  // [from, to)
 };
 
 // `b` with the windows of each belief's client cut out (a belief may split).
@@ -71,14 +71,16 @@ struct ServerGrant {
 
 // Mutual exclusion as the server's nodes say it: every granted node exists
 // and has fewer than `limit` conflicting contenders before it, unless the
-// grant falls in one of its client's excused windows [from, to].
+// grant falls in one of its client's excused windows.
 // Reported as "server-exclusion".
 std::vector<Violation> check_server_grants(const std::vector<ServerGrant>& grants, int limit,
                                            const std::vector<Window>& excused);
 
 // FIFO fairness: grants (ok acquires) in completion order carry increasing
-// fences (the contender nodes' creation order).
-std::vector<Violation> check_fifo_grants(const History& h, const std::string& acquire);
+// fences (the contender nodes' creation order). A grant inside its client's
+// excused window is left out: its node may already be gone on the server.
+std::vector<Violation> check_fifo_grants(const History& h, const std::string& acquire,
+                                         const std::vector<Window>& excused = {});
 
 // Liveness at quiescence: no call still pending when the run ended after
 // faults stopped (a waiter left waiting), among calls named in `fs`. The
