@@ -77,19 +77,19 @@ class Pass {
       if (op.error == Error::OperationTimeout) timed_out_.push_back(TimedOut{op.client, op.invoked, op.completed});
       if (op.error == Error::SessionExpired) ++n_[kContenderSessionExpired];
     }
+    update_looked_at();
   }
 
   std::array<int, kProbes> run() {
     std::int64_t top_zxid = 0;
-    for (std::size_t i = 0; i < trace_.size(); ++i) {
-      const TraceEvent& e = trace_[i];
+    const TraceEvent* events = trace_.data();
+    for (std::size_t i = 0, end = trace_.size(); i < end; ++i) {
+      const TraceEvent& e = events[i];
       top_zxid = std::max(top_zxid, e.zxid);
-      const auto kind = e.kind;
-      // Bitwise, not short-circuit: no branch to mispredict per event.
-      const bool look = (kind == TraceKind::State) | (kind == TraceKind::Fault) |
-                        (kind == TraceKind::Server) |
-                        ((kind == TraceKind::Response) & ((e.code != 0) | watch_replies())) |
-                        ((kind == TraceKind::Watch) & watch_events_);
+      // Branch-free: a reply with an error, or a kind looked at now.
+      const auto kind = static_cast<unsigned>(e.kind);
+      const bool look = ((looked_at_ >> kind) & 1U) |
+                        ((kind == static_cast<unsigned>(TraceKind::Response)) & (e.code != 0));
       if (look) closer_look(i, top_zxid);
     }
     for (const TimedOut& t : timed_out_) n_[kTimeoutWithdrewNode] += t.withdrew;
@@ -98,9 +98,17 @@ class Pass {
   }
 
  private:
-  // Successful replies matter only while a lost create waits to be found
-  // or an acquire timed out (its withdrawal is a delete).
-  bool watch_replies() const { return lost_creates_ > 0 || !timed_out_.empty(); }
+  static constexpr unsigned bit(TraceKind k) { return 1U << static_cast<unsigned>(k); }
+
+  // The kinds every event of which gets a closer look: the rare ones;
+  // successful replies too while a lost create waits to be found or an
+  // acquire timed out (its withdrawal is a delete); watch events once a
+  // reconnect or an expiry happened.
+  void update_looked_at() {
+    looked_at_ = bit(TraceKind::State) | bit(TraceKind::Fault) | bit(TraceKind::Server);
+    if (lost_creates_ > 0 || !timed_out_.empty()) looked_at_ |= bit(TraceKind::Response);
+    if (watch_events_) looked_at_ |= bit(TraceKind::Watch);
+  }
 
   ClientState& client(std::int32_t id) {
     if (static_cast<std::size_t>(id) >= clients_.size()) clients_.resize(static_cast<std::size_t>(id) + 1);
@@ -130,6 +138,7 @@ class Pass {
         if (c.was_connected) {
           c.reconnect_floor = top_zxid;
           watch_events_ = true;
+          update_looked_at();
         }
         c.was_connected = true;
         c.session = e.session;
@@ -148,6 +157,7 @@ class Pass {
     if (owner == clients_.end()) return;  // never connected: nothing it could hold
     expiries_.push_back(Moment{static_cast<int>(owner - clients_.begin()), e.time, e.zxid});
     watch_events_ = true;
+    update_looked_at();
     if (!owner->pause_expired && owner->pause_from <= e.time && e.time <= owner->pause_to) {
       owner->pause_expired = true;
       ++n_[kPausedPastSessionTimeout];
@@ -194,6 +204,7 @@ class Pass {
           ++n_[kCreateAppliedReplyLost];
           if (!c.lost_create) ++lost_creates_;
           c.lost_create = c.applied_lost_path;
+          update_looked_at();
         }
         if (e.code2 == kDelete) ++n_[kDeleteAppliedReplyLost];
       }
@@ -207,6 +218,7 @@ class Pass {
       ++n_[kLostCreateFoundAgain];
       c.lost_create = nullptr;
       --lost_creates_;
+      update_looked_at();
     }
     if (e.code2 == kDelete && (e.code == code(Error::Ok) || e.code == code(Error::NoNode))) {
       for (TimedOut& t : timed_out_) {
@@ -286,6 +298,7 @@ class Pass {
   std::vector<TimedOut> timed_out_;
   int lost_creates_ = 0;        // clients with a lost create not yet found again
   bool watch_events_ = false;   // a reconnect or an expiry happened: watch events matter
+  unsigned looked_at_ = 0;      // bit per TraceKind, see update_looked_at
 };
 
 }  // namespace
