@@ -127,9 +127,13 @@ class Pass {
         reply(i, c);
         break;
       case TraceKind::Watch:
-        if (e.zxid <= c.reconnect_floor) ++n_[kReconnectFiredMissedWatch];
-        if (e.code == code(EventType::NodeDeleted) &&
-            std::any_of(expiries_.begin(), expiries_.end(), [&](const Moment& x) { return x.zxid == e.zxid; })) {
+        // A missed watch fired on reconnect carries the server's zxid at
+        // that time, not the deletion's: it names no expiry.
+        if (e.zxid <= c.reconnect_floor) {
+          ++n_[kReconnectFiredMissedWatch];
+        } else if (e.code == code(EventType::NodeDeleted) &&
+                   std::any_of(expiries_.begin(), expiries_.end(),
+                               [&](const Moment& x) { return x.zxid == e.zxid; })) {
           ++n_[kWatchFiredByExpiry];
         }
         break;
