@@ -88,7 +88,7 @@ class Pass {
       top_zxid = std::max(top_zxid, e.zxid);
       // Branch-free: a reply with an error, or a kind looked at now.
       const auto kind = static_cast<unsigned>(e.kind);
-      const bool look = ((looked_at_ >> kind) & 1U) |
+      const bool look = ((looked_at_ >> (kind & 31U)) & 1U) |
                         ((kind == static_cast<unsigned>(TraceKind::Response)) & (e.code != 0));
       if (look) closer_look(i, top_zxid);
     }

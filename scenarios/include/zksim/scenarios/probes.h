@@ -43,8 +43,9 @@ const std::vector<ProbeInfo>& probe_table();
 // The probe named `name`, or nullptr.
 const ProbeInfo* find_probe(const std::string& name);
 
-// How often each probe was reached in one run, from its trace (as kept by
-// the world: time order) and its History. Only reached probes appear.
+// How often each probe was reached in one run, from its trace and its
+// History. Only reached probes appear. REQUIRES: the trace as a World
+// recorded it (time order, client ids as the world numbered them).
 std::map<std::string, int> count_probes(const std::vector<TraceEvent>& trace, const History& history);
 
 // The nemesis the table's expectations are stated for: `fault` at 60 per
