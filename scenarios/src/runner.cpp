@@ -1,5 +1,7 @@
 #include "workloads.h"
 
+#include "zksim/scenarios/probes.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -192,6 +194,7 @@ RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<Sc
   append(v, check_no_leaks(world.server().children(detail::kDir), world.server().watch_count()));
   std::stable_sort(v.begin(), v.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
 
+  out.probes = count_probes(world.trace().events(), s.history);
   out.history = std::move(s.history);
   out.completed_rounds = s.completed_rounds;
   out.trace_hash = world.trace().hash();
