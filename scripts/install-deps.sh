@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev libfmt-dev libbenchmark-dev libssl-dev
   libzookeeper-mt-dev          # the real backend: ZooKeeper's C client
   zookeeper default-jre-headless  # the real server the conformance tests start
+  chromium                     # the HTML timeline test loads the page in headless Chromium
 )
 
 missing=()

@@ -1,0 +1,153 @@
+// The HTML timeline in a real browser: Debian's headless Chromium loads a
+// library scenario's page from a file, runs its script and dumps the DOM.
+// The page must draw a lane per client, the server and each znode, a band
+// per violation, and write nothing to the console. Pages with a script
+// error show that the checks can fail. Chromium missing is a failure, not
+// a skip (scripts/install-deps.sh installs it).
+#include "zksim/timeline/timeline.h"
+
+#include "timeline_testing.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace zksim::timeline {
+namespace {
+
+using testing::count;
+using testing::library_run;
+
+struct Loaded {
+  int exit_code = -1;
+  std::string dom;      // the DOM after the scripts ran
+  std::string console;  // the console lines chromium logged
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool have_chromium() { return std::system("command -v chromium >/dev/null 2>&1") == 0; }
+
+// Loads `page` from a file in a fresh temporary directory (its HOME and
+// profile too) with a 90 s limit. --no-sandbox: CI runs as root.
+Loaded load(const std::string& page) {
+  std::string dir_template = (std::filesystem::temp_directory_path() / "zksim-timeline-XXXXXX").string();
+  if (!mkdtemp(dir_template.data())) {
+    ADD_FAILURE() << "cannot make a temporary directory";
+    return {};
+  }
+  const std::filesystem::path dir = dir_template;
+  std::ofstream(dir / "page.html", std::ios::binary) << page;
+  const std::string command = fmt::format(
+      "cd '{0}' && HOME='{0}' timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage "
+      "--no-first-run --user-data-dir='{0}/profile' --enable-logging=stderr --v=0 --dump-dom 'file://{0}/page.html' "
+      ">dom.html 2>log.txt",
+      dir.string());
+  Loaded out;
+  const int status = std::system(command.c_str());
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  out.dom = slurp(dir / "dom.html");
+  // Chromium logs every console message (any level) and every uncaught
+  // error as a "CONSOLE" line; the page writes nothing on purpose.
+  std::istringstream log(slurp(dir / "log.txt"));
+  for (std::string line; std::getline(log, line);) {
+    if (line.find("CONSOLE") != std::string::npos || line.find("Uncaught") != std::string::npos) {
+      out.console += fmt::format("{}\n", line);
+    }
+  }
+  if (out.exit_code != 0) out.console += fmt::format("chromium exited with {}; its log:\n{}", out.exit_code, slurp(dir / "log.txt"));
+  std::filesystem::remove_all(dir);
+  return out;
+}
+
+#define REQUIRE_CHROMIUM()                                                                              \
+  ASSERT_TRUE(have_chromium()) << "chromium is not installed: the HTML timeline test needs Debian's " \
+                                  "chromium package (scripts/install-deps.sh installs it)"
+
+TEST(TimelineBrowser, LibraryPageLoadsCleanlyAndDrawsItsLanes) {
+  REQUIRE_CHROMIUM();
+  auto r = library_run("flawed-forgetful-lock");
+  const std::string page = html(r.scenario, r.run);
+  const int znodes = count(page, "{\"kind\":\"znode\"");
+  ASSERT_GE(znodes, 10);
+  ASSERT_EQ(count(page, "class=\"lane"), 0) << "lanes are the script's to draw";
+
+  const Loaded got = load(page);
+  ASSERT_EQ(got.exit_code, 0) << got.console;
+  EXPECT_EQ(got.console, "") << "the page wrote to the console";
+  EXPECT_EQ(count(got.dom, "class=\"lane client"), 4);
+  EXPECT_EQ(count(got.dom, "class=\"lane server"), 1);
+  EXPECT_EQ(count(got.dom, "class=\"lane znode"), znodes);
+  EXPECT_NE(got.dom.find(fmt::format("data-lanes-drawn=\"{}\"", 4 + 1 + znodes)), std::string::npos);
+  // What the script added (the legend has one of each already): a band per
+  // violation, a bar per belief of holding, a span per pause, a time axis.
+  auto drawn = [&](const std::string& cls) { return count(got.dom, cls) - count(page, cls); };
+  const auto& violations = r.run.result.violations;
+  ASSERT_FALSE(violations.empty());
+  EXPECT_EQ(drawn("class=\"band\""), static_cast<int>(violations.size()));
+  EXPECT_NE(got.dom.find(fmt::format("{} t={}", violations[0].property, violations[0].time)), std::string::npos);
+  int pauses = 0;
+  for (const TraceEvent& e : r.run.result.trace) {
+    pauses += e.kind == TraceKind::Fault && e.code == static_cast<std::int32_t>(FaultKind::Pause);
+  }
+  ASSERT_GE(pauses, 1);
+  const auto held = scenarios::beliefs(r.run.result.history, "acquire", "release").size();
+  ASSERT_GE(held, 8u);
+  EXPECT_EQ(drawn("class=\"span holding"), static_cast<int>(held));
+  EXPECT_EQ(drawn("class=\"span paused"), pauses);
+  EXPECT_GE(drawn("class=\"tick\""), 3);
+  EXPECT_NE(got.dom.find("title=\"/zksim/recipe/_c_0-1-lock-0000000002\""), std::string::npos);
+}
+
+TEST(TimelineBrowser, HostileTraceStringsStayText) {
+  REQUIRE_CHROMIUM();
+  auto r = library_run("lock-holder-expires-while-holding");
+  // Strings that would run script, or fetch, if they reached the markup.
+  const std::string evil = "</script><script>console.log('INJECTED')</script><img src=x onerror=\"console.log('INJECTED')\">";
+  r.run.result.trace.front().path = fmt::format("/zksim/recipe/{}", evil);
+  r.run.result.violations.push_back(scenarios::Violation{"mutual-exclusion", evil, {0}, 50});
+  r.scenario.comments.push_back(evil);
+  const std::string page = html(r.scenario, r.run);
+  const Loaded got = load(page);
+  ASSERT_EQ(got.exit_code, 0) << got.console;
+  EXPECT_EQ(got.console, "");
+  EXPECT_EQ(got.dom.find("<img"), std::string::npos);
+  EXPECT_EQ(count(got.dom, "class=\"lane client"), 3);
+  EXPECT_EQ(count(got.dom, "class=\"band\"") - count(page, "class=\"band\""), 1);
+}
+
+// The checks above can fail: a page whose script throws is caught both by
+// the console and by the lanes it did not draw.
+TEST(TimelineBrowser, AScriptErrorIsCaught) {
+  REQUIRE_CHROMIUM();
+  const Loaded thrown = load("<!DOCTYPE html><html><body><script>no_such_function();</script></body></html>");
+  EXPECT_EQ(thrown.exit_code, 0);
+  EXPECT_NE(thrown.console.find("Uncaught ReferenceError: no_such_function is not defined"), std::string::npos)
+      << thrown.console;
+
+  const Loaded logged = load("<!DOCTYPE html><html><body><script>console.error('broken');</script></body></html>");
+  EXPECT_NE(logged.console.find("broken"), std::string::npos) << logged.console;
+
+  // The real page with its data spoiled: JSON.parse throws, nothing is drawn.
+  auto r = library_run("lock-holder-expires-while-holding");
+  std::string page = html(r.scenario, r.run);
+  const std::size_t lanes = page.find("\"lanes\":[");
+  ASSERT_NE(lanes, std::string::npos);
+  page = fmt::format("{},{}", page.substr(0, lanes + 9), page.substr(lanes + 9));
+  const Loaded spoiled = load(page);
+  EXPECT_NE(spoiled.console.find("Uncaught SyntaxError"), std::string::npos) << spoiled.console;
+  EXPECT_EQ(count(spoiled.dom, "class=\"lane"), 0);
+  EXPECT_EQ(spoiled.dom.find("data-lanes-drawn=\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace zksim::timeline

@@ -1,0 +1,110 @@
+// What both pictures show, computed once from a scenario and its run:
+// marks (things that happened at an instant, on a client's or the server's
+// lane), spans (stretches of time: holding, waiting, paused, ...) and the
+// lifetime of every znode. The renderers only lay this out.
+#pragma once
+
+#include "zksim/scenarios/scenario.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zksim::timeline::detail {
+
+inline constexpr int kServerLane = -1;
+
+enum class MarkKind : std::uint8_t {
+  Invoke,     // a recipe call began (history)
+  Ok,         // ... and ended well
+  Fail,       // ... failed: it did not happen
+  Info,       // ... ended unknown (connection loss)
+  Note,       // the client was told something outside a call (suspended, lost)
+  Request,
+  Response,   // ok
+  Error,      // a response with an error
+  Watch,      // a watch event reached the client
+  State,      // the client's session state changed
+  Fault,
+  Server,     // the server acted on its own (session opened, expired, ...)
+  Annotation,
+};
+const char* mark_kind_name(MarkKind k);
+
+struct Mark {
+  TimeMs t = 0;
+  int lane = kServerLane;  // a client id, or kServerLane
+  MarkKind kind = MarkKind::Annotation;
+  bool alert = false;      // worth a second look: one change woke several clients
+  std::string label;       // short, paths shortened (text cells)
+  std::string detail;      // everything, paths in full (tooltips)
+};
+
+enum class SpanKind : std::uint8_t {
+  Holding,       // the client believes it holds (checkers.h: Belief)
+  Waiting,       // an acquire is in progress
+  Call,          // another recipe call is in progress
+  Paused,        // a pause fault stopped the client
+  Disconnected,  // the client is reconnecting
+  Unaware,       // the server expired the session; the client has not heard yet
+  Crashed,       // the client's process is gone
+  Watch,         // a watch set (inferred) until it fired
+};
+const char* span_kind_name(SpanKind k);
+
+struct Span {
+  int lane = 0;
+  SpanKind kind = SpanKind::Call;
+  TimeMs from = 0, to = -1;  // to = -1: until the end of the run
+  std::string label;         // short
+  std::string detail;        // tooltip
+};
+
+struct Znode {
+  std::string path;
+  int client = -1;            // who created it (-1: unknown)
+  TimeMs created = 0, deleted = -1;  // deleted = -1: still there at the end
+  std::string detail;         // how it came and went, for a tooltip
+};
+
+struct Model {
+  int clients = 0;
+  std::vector<std::string> header;  // what ran: recipe, workload, faults, seed
+  std::string verdict;              // "pass" or "violation <property>"
+  std::string expected;             // the same words for the expectation
+  bool as_expected = false;
+  std::vector<scenarios::Violation> violations;
+  std::vector<Mark> marks;          // in time order; at a time, in the order things happened
+  std::vector<Span> spans;          // by lane, then start
+  std::vector<Znode> znodes;        // in creation order
+  std::string base;                 // the directory most paths are under ("" if none)
+  TimeMs last = 0;                  // the time of the last mark, span edge or violation
+  std::size_t trace_events = 0;
+};
+
+Model build_model(const scenarios::Scenario& s, const scenarios::ScenarioRun& run);
+
+// `path` for a narrow column: `base` itself as "…", under it as "…/name", a sequential
+// suffix's leading zeros elided ("lock-0000000012" as "lock-…12").
+std::string short_path(std::string_view path, std::string_view base);
+
+// The spans of every client (spans.cpp), by lane and start.
+std::vector<Span> spans_of(const scenarios::History& h, const std::vector<TraceEvent>& trace);
+
+// The lifetimes of the znodes the trace shows being created (znodes.cpp).
+// `values` are paths the history names (e.g. the nodes acquires got), with
+// the time each was first known.
+std::vector<Znode> znode_lifetimes(const std::vector<TraceEvent>& trace,
+                                   const std::vector<std::pair<std::string, TimeMs>>& values);
+
+// A violation with neither a time nor clients is about the whole run (the
+// end state, or a count over the run): listed, not placed in time.
+bool about_whole_run(const scenarios::Violation& v);
+
+// A request kind's name as the trace renders it; "close" for -1.
+std::string request_name(std::int32_t code);
+
+// "c0", or "server" for kServerLane.
+std::string lane_name(int lane);
+
+}  // namespace zksim::timeline::detail
