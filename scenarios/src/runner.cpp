@@ -44,12 +44,20 @@ void append(std::vector<Violation>& to, std::vector<Violation> from) {
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
 }
 
+std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed) {
+  std::size_t n = 0;
+  for (SessionId session : server.sessions()) {
+    for (const std::string& watch : server.watches_of(session)) n += !allowed(watch);
+  }
+  return n;
+}
+
 }  // namespace detail
 
 namespace {
 
 const std::vector<detail::Family>& families() {
-  static const std::vector<detail::Family> all{detail::lock_family()};
+  static const std::vector<detail::Family> all{detail::lock_family(), detail::queue_family()};
   return all;
 }
 

@@ -5,6 +5,7 @@
 
 #include "zksim/scenarios/workload.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +40,7 @@ struct Family {
 };
 
 Family lock_family();
+Family queue_family();
 
 // Helpers the families share.
 bool session_over(const Client& zk);
@@ -46,5 +48,8 @@ bool session_over(const Client& zk);
 // any other error means it did not happen (fail).
 void record_failure(History& h, std::size_t op, TimeMs now, Error e);
 void append(std::vector<Violation>& to, std::vector<Violation> from);
+// The watches left on the server that `allowed` does not excuse; a watch is
+// named as Server::watches_of names it ("data /a", "child /a", ...).
+std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed);
 
 }  // namespace zksim::scenarios::detail

@@ -22,6 +22,12 @@ TEST(Properties, SemaphoreHoldsEveryProperty) {
 TEST(Properties, ElectionHoldsEveryProperty) {
   EXPECT_TRUE(check("election", kRuns, [] { holds_every_property("election"); }));
 }
+TEST(Properties, QueueHoldsEveryProperty) {
+  EXPECT_TRUE(check("queue", kRuns, [] { holds_every_property("queue"); }));
+}
+TEST(Properties, LockingQueueHoldsEveryProperty) {
+  EXPECT_TRUE(check("locking-queue", kRuns, [] { holds_every_property("locking-queue"); }));
+}
 
 }  // namespace
 }  // namespace zksim::scenarios
