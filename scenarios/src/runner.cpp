@@ -57,7 +57,8 @@ std::size_t watches_left(const Server& server, const std::function<bool(const st
 namespace {
 
 const std::vector<detail::Family>& families() {
-  static const std::vector<detail::Family> all{detail::lock_family(), detail::queue_family()};
+  static const std::vector<detail::Family> all{detail::lock_family(), detail::queue_family(),
+                                               detail::barrier_family()};
   return all;
 }
 
@@ -93,7 +94,7 @@ const std::vector<std::string>& property_names() {
       "mutual-exclusion", "read-write-exclusion", "semaphore-leases", "one-leader",
       "fifo",             "herd-effect",          "fenced-exclusion", "queue-no-loss",
       "queue-no-duplicates", "queue-no-phantoms", "queue-fifo",     "barrier-enter",
-      "barrier-leave",    "liveness",             "no-leaks"};
+      "barrier-leave",    "barrier-wait",         "liveness",         "no-leaks"};
   return names;
 }
 

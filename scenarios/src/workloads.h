@@ -41,6 +41,7 @@ struct Family {
 
 Family lock_family();
 Family queue_family();
+Family barrier_family();
 
 // Helpers the families share.
 bool session_over(const Client& zk);

@@ -28,6 +28,12 @@ TEST(Properties, QueueHoldsEveryProperty) {
 TEST(Properties, LockingQueueHoldsEveryProperty) {
   EXPECT_TRUE(check("locking-queue", kRuns, [] { holds_every_property("locking-queue"); }));
 }
+TEST(Properties, BarrierHoldsEveryProperty) {
+  EXPECT_TRUE(check("barrier", kRuns, [] { holds_every_property("barrier"); }));
+}
+TEST(Properties, DoubleBarrierHoldsEveryProperty) {
+  EXPECT_TRUE(check("double-barrier", kRuns, [] { holds_every_property("double-barrier"); }));
+}
 
 }  // namespace
 }  // namespace zksim::scenarios

@@ -48,7 +48,8 @@ const FaultKind kAllFaults[] = {FaultKind::DropBeforeApply, FaultKind::DropAfter
                                 FaultKind::ExpireSession,   FaultKind::Pause,
                                 FaultKind::Crash,           FaultKind::Delay};
 
-const char* const kCorrect[] = {"lock", "rw-lock", "semaphore", "election", "queue", "locking-queue"};
+const char* const kCorrect[] = {"lock",  "rw-lock",       "semaphore", "election",
+                                "queue", "locking-queue", "barrier",   "double-barrier"};
 
 TEST(Runner, CorrectRecipesAreAllTested) {
   std::size_t correct = 0;
@@ -86,9 +87,10 @@ TEST(Runner, CorrectLockHoldsWhenHoldersArePausedOrExpiredWhileHolding) {
   }
 }
 
-TEST(Runner, QueuesHoldWhenClientsArePausedExpiredOrCrashedMidWork) {
-  // hold-ms 600: a consumer holds its item.
-  for (const char* recipe : {"queue", "locking-queue"}) {
+TEST(Runner, QueuesAndBarriersHoldWhenClientsArePausedExpiredOrCrashedMidWork) {
+  // hold-ms 600: a consumer holds its item, a coordinator its raised
+  // barrier, a member its place inside the double barrier.
+  for (const char* recipe : {"queue", "locking-queue", "barrier", "double-barrier"}) {
     for (FaultKind kind : {FaultKind::Pause, FaultKind::ExpireSession, FaultKind::Crash}) {
       Workload w{.recipe = recipe, .clients = 4, .rounds = 4, .hold_ms = 600, .producers = 2};
       std::string what;

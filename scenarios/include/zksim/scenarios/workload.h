@@ -39,10 +39,10 @@ struct Workload {
   std::string recipe = "lock";   // a name from recipe_names()
   int clients = 5;
   int rounds = 10;               // acquisitions (or items, or rounds) per client
-  TimeMs hold_ms = 5;            // time inside the critical section (or with an item)
+  TimeMs hold_ms = 5;            // time inside the critical section (or with an item, or raised)
   TimeMs think_ms = 5;           // time between rounds
-  // Acquire timeout, negative: none. Queues: the timeout of every take;
-  // negative: two session timeouts.
+  // Acquire timeout, negative: none. Queues and barriers: the timeout of
+  // every take, wait, enter and leave; negative: two session timeouts.
   TimeMs timeout_ms = -1;
   int session_timeout_ms = 2000;
   bool reentrant = false;        // acquire twice, release twice
