@@ -81,7 +81,8 @@ Task<Result<void>> DoubleBarrier::enter(TimeMs timeout_ms) {
     Signal changed;
     auto st = co_await zk_.exists(ready, signal_watcher(changed));
     if (st) co_return Result<void>();
-    if (st.error() != Error::NoNode && st.error() != Error::ConnectionLoss) co_return st.error();
+    if (st.error() == Error::ConnectionLoss) continue;  // no watch was set: ask again
+    if (st.error() != Error::NoNode) co_return st.error();
     auto all = co_await members_of(zk_, dir_);
     if (!all) co_return all.error();
     if (static_cast<int>(all->size()) >= members_) {
@@ -108,6 +109,10 @@ Task<Result<void>> DoubleBarrier::leave(TimeMs timeout_ms) {
     auto me = std::find(all->begin(), all->end(), mine);
     std::string wait_on;
     if (all->empty()) {
+      // Everyone is gone, some by their sessions ending: nobody was the
+      // last one out, so "ready" is ours to remove.
+      auto ready = co_await detail::delete_surely(zk_, detail::join(dir_, kReady));
+      if (!ready) co_return ready.error();
       break;
     } else if (all->size() == 1 && me != all->end()) {
       // The last one out: remove our node, then "ready".

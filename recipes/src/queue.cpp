@@ -2,13 +2,17 @@
 
 #include "contender.h"
 
+#include "zksim/recipes/sequence.h"
+
 #include <algorithm>
 
 namespace zksim::recipes {
 
 namespace {
 
-// Waits until the children of `dir` change, unless some appeared already
+bool is_item(const std::string& name) { return sequence_after(name, Queue::kMarker).has_value(); }
+
+// Waits until the children of `dir` change, unless items are there already
 // (then returns at once, leaving the watch for a later change to consume).
 // False on timeout.
 Task<Result<bool>> wait_for_children(Client& zk, std::string dir, TimeMs deadline_ms) {
@@ -18,17 +22,74 @@ Task<Result<bool>> wait_for_children(Client& zk, std::string dir, TimeMs deadlin
     if (listed.error() == Error::ConnectionLoss) co_return true;
     co_return listed.error();
   }
-  if (!listed->children.empty()) co_return true;
+  if (std::any_of(listed->children.begin(), listed->children.end(), is_item)) co_return true;
   TimeMs left = detail::time_left(zk, deadline_ms);
   co_return co_await zk.wait_for(changed, left);
 }
 
+// Whether `path` exists, asking again across connection losses.
+Task<Result<bool>> exists_surely(Client& zk, std::string path) {
+  for (;;) {
+    auto st = co_await zk.exists(path);
+    if (st) co_return true;
+    if (st.error() == Error::NoNode) co_return false;
+    if (st.error() != Error::ConnectionLoss) co_return st.error();
+  }
+}
+
+// The data of `path`, reading again across connection losses.
+Task<Result<DataResponse>> get_data_surely(Client& zk, std::string path) {
+  for (;;) {
+    auto data = co_await zk.get_data(path);
+    if (data || data.error() != Error::ConnectionLoss) co_return data;
+  }
+}
+
+// Adds the item exactly once. Its name carries an id unique to this put,
+// and the same multi creates an ephemeral marker "_p_<id>" beside it. After
+// a lost reply the marker tells whether the item was added: looking for the
+// item itself cannot, since a consumer may have taken it already. The
+// marker is deleted before put returns (it would go with the session
+// anyway). If the session ends before the answer is known, put fails and
+// the item may or may not be there.
 Task<Result<std::string>> put_item(Client& zk, std::string dir, std::string data) {
-  std::string prefix = "_c_" + zk.unique_id() + "-" + Queue::kMarker;
-  auto made = co_await detail::create_protected(zk, dir, prefix, std::move(data),
-                                                CreateMode::PersistentSequential);
-  if (!made) co_return made.error();
-  co_return std::move(made->path);
+  const std::string id = zk.unique_id();
+  const std::string prefix = "_c_" + id + "-" + Queue::kMarker;
+  const std::string marker = detail::join(dir, "_p_" + id);
+  for (;;) {
+    std::vector<MultiOp> ops;
+    CreateRequest add_item{detail::join(dir, prefix), data, open_acl(), CreateMode::PersistentSequential};
+    CreateRequest add_marker{marker, "", open_acl(), CreateMode::Ephemeral};
+    ops.emplace_back(std::move(add_item));
+    ops.emplace_back(std::move(add_marker));
+    auto done = co_await zk.multi(std::move(ops));
+    std::string path;
+    if (done.error == Error::Ok) {
+      path = std::get<CreateResponse>(done.results.front().value).path;
+    } else if (done.error == Error::NoNode) {
+      auto made = co_await detail::ensure_path(zk, dir);
+      if (!made) co_return made.error();
+      continue;
+    } else if (done.error != Error::ConnectionLoss) {
+      co_return done.error;
+    } else {
+      auto added = co_await exists_surely(zk, marker);
+      if (!added) co_return added.error();
+      if (!*added) continue;
+      // Added; its path, unless a consumer took it already ("").
+      auto listed = co_await zk.get_children(dir);
+      if (listed) {
+        for (const std::string& c : listed->children) {
+          if (c.starts_with(prefix)) path = detail::join(dir, c);
+        }
+      }
+    }
+    auto gone = co_await detail::delete_surely(zk, marker);
+    if (!gone && gone.error() != Error::SessionExpired && gone.error() != Error::InvalidState) {
+      co_return gone.error();
+    }
+    co_return path;
+  }
 }
 
 }  // namespace
@@ -40,6 +101,7 @@ Task<Result<std::string>> Queue::put(std::string data) {
 }
 
 Task<Result<Item>> Queue::take(TimeMs timeout_ms) {
+  in_doubt_.reset();
   TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   auto dir = co_await detail::ensure_path(zk_, dir_);
   if (!dir) co_return dir.error();
@@ -49,14 +111,17 @@ Task<Result<Item>> Queue::take(TimeMs timeout_ms) {
     if (!items) co_return items.error();
     for (const detail::Contender& c : *items) {
       std::string path = detail::join(dir_, c.name);
-      auto data = co_await zk_.get_data(path);
+      // Across a connection loss, the same item again: skipping it would
+      // hand out a newer one first.
+      auto data = co_await get_data_surely(zk_, path);
       if (!data) {
-        if (data.error() == Error::NoNode || data.error() == Error::ConnectionLoss) continue;
+        if (data.error() == Error::NoNode) continue;  // taken by another
         co_return data.error();
       }
       auto taken = co_await zk_.remove(path);
       if (taken) co_return Item{path, std::move(data->data)};
-      if (taken.error() != Error::NoNode) co_return taken.error();  // ConnectionLoss: unknown
+      if (taken.error() == Error::ConnectionLoss) in_doubt_ = Item{path, std::move(data->data)};
+      if (taken.error() != Error::NoNode) co_return taken.error();
     }
     if (!items->empty()) continue;  // all taken by others meanwhile: look again
     if (deadline >= 0 && zk_.now() >= deadline) co_return Error::OperationTimeout;
@@ -93,18 +158,25 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
       std::string claim = detail::join(claims_dir(), c.name);
       auto made = co_await zk_.create(claim, "", CreateMode::Ephemeral);
       if (!made && made.error() == Error::ConnectionLoss) {
-        // Ours if it exists and belongs to this session.
-        auto st = co_await zk_.exists(claim);
-        if (!st || st->ephemeralOwner != zk_.session_id().value) continue;
+        // Ours if it exists and belongs to this session. Asked until
+        // answered: a claim of ours left unknown would hold the item for
+        // as long as the session lives.
+        std::optional<Stat> st;
+        for (;;) {
+          auto found = co_await zk_.exists(claim);
+          if (found) st = *found;
+          if (found || found.error() != Error::ConnectionLoss) break;
+        }
+        if (!st || st->ephemeralOwner != zk_.session_id().value) break;  // look again from the head
       } else if (!made) {
         if (made.error() == Error::NodeExists) continue;
         co_return made.error();
       }
       std::string item = detail::join(items_dir(), c.name);
-      auto data = co_await zk_.get_data(item);
+      auto data = co_await get_data_surely(zk_, item);
       if (data) co_return Item{item, std::move(data->data)};
       co_await detail::delete_surely(zk_, claim);  // acked by someone meanwhile
-      if (data.error() != Error::NoNode && data.error() != Error::ConnectionLoss) co_return data.error();
+      if (data.error() != Error::NoNode) co_return data.error();
     }
     if (any_free) continue;
     if (deadline >= 0 && zk_.now() >= deadline) co_return Error::OperationTimeout;
@@ -113,7 +185,11 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
     auto watched_items = co_await zk_.get_children(items_dir(), signal_watcher(changed));
     auto watched_claims = co_await zk_.get_children(claims_dir(), signal_watcher(changed));
     if (!watched_items || !watched_claims) continue;
-    if (watched_items->children.size() > watched_claims->children.size()) continue;
+    std::sort(watched_claims->children.begin(), watched_claims->children.end());
+    const bool free = std::any_of(watched_items->children.begin(), watched_items->children.end(), [&](const std::string& n) {
+      return is_item(n) && !std::binary_search(watched_claims->children.begin(), watched_claims->children.end(), n);
+    });
+    if (free) continue;
     TimeMs left = detail::time_left(zk_, deadline);
     if (!co_await zk_.wait_for(changed, left)) co_return Error::OperationTimeout;
   }

@@ -231,76 +231,170 @@ std::vector<Violation> check_herd(int max_wakeups_per_release, int allowed) {
 
 std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left, bool at_least_once) {
   std::vector<Violation> out;
+  std::map<std::string, const Op*> puts;                // put ended ok, in info, or never
   std::map<std::string, std::vector<const Op*>> takes;  // value -> ok takes
-  std::set<std::string> maybe_taken;                      // a take of it ended in info
-  std::map<std::string, const Op*> puts;
+  std::map<std::string, TimeMs> maybe_taken;            // value -> first invoke of an info take naming it
+  std::vector<const Op*> unresolved;
   for (const Op& o : h.ops()) {
-    if (o.f == "put" && (o.outcome == Outcome::Ok || o.outcome == Outcome::Info)) puts[o.value] = &o;
-    if (o.f == "take" && o.outcome == Outcome::Ok) takes[o.value].push_back(&o);
-    if (o.f == "take" && o.outcome == Outcome::Info && !o.value.empty()) maybe_taken.insert(o.value);
+    if (o.f == "put" && o.outcome != Outcome::Fail) puts.emplace(o.value, &o);
+    if (o.f != "take") continue;
+    if (o.outcome == Outcome::Ok) {
+      takes[o.value].push_back(&o);
+    } else if (at_least_once) {
+      unresolved.push_back(&o);
+    } else if (o.outcome == Outcome::Info && !o.value.empty()) {
+      auto [it, fresh] = maybe_taken.emplace(o.value, o.invoked);
+      if (!fresh) it->second = std::min(it->second, o.invoked);
+    } else if (o.outcome == Outcome::Info || o.outcome == Outcome::Pending) {
+      unresolved.push_back(&o);
+    }
   }
-  std::set<std::string> queued(left.begin(), left.end());
-  for (const auto& [value, ts] : takes) {
-    if (ts.size() > 1 && !at_least_once) {
-      out.push_back(Violation{"queue-no-duplicates",
-                              fmt::format("{} was delivered {} times", value, ts.size()),
-                              {ts[0]->client, ts[1]->client}, ts[1]->completed});
+  for (auto& [value, ts] : takes) {
+    std::stable_sort(ts.begin(), ts.end(), [](const Op* a, const Op* b) { return a->completed < b->completed; });
+  }
+  std::map<std::string, int> queued;
+  for (const std::string& v : left) ++queued[v];
+  // Whether unresolved take `t` may hold (at least once) or have removed (at
+  // most once) an item at time `when`.
+  auto unresolved_at = [&](const Op* t, TimeMs when) {
+    if (t->invoked > when) return false;
+    return !at_least_once || t->outcome == Outcome::Pending || t->completed >= when;
+  };
+
+  std::set<std::string> seen;  // taken or queued
+  for (const auto& [value, ts] : takes) seen.insert(value);
+  for (const auto& [value, n] : queued) seen.insert(value);
+  for (const std::string& value : seen) {
+    auto t = takes.find(value);
+    const std::size_t taken = t == takes.end() ? 0 : t->second.size();
+    const int still = queued.count(value) ? queued[value] : 0;
+    const Op* first = taken ? t->second.front() : nullptr;
+    if (!at_least_once && taken + still > 1) {
+      std::vector<int> cs;
+      for (std::size_t i = 0; i < taken && i < 2; ++i) cs.push_back(t->second[i]->client);
+      std::string message = still ? fmt::format("{} was delivered {} times and is queued {} times", value, taken, still)
+                                  : fmt::format("{} was delivered {} times", value, taken);
+      out.push_back(Violation{"queue-no-duplicates", message, cs, taken ? t->second.back()->completed : 0});
     }
     if (!puts.count(value)) {
-      out.push_back(Violation{"queue-no-phantoms", fmt::format("{} was taken but never put", value),
-                              {ts[0]->client}, ts[0]->completed});
+      out.push_back(Violation{"queue-no-phantoms",
+                              fmt::format("{} was {} but never put", value, taken ? "taken" : "queued"),
+                              first ? std::vector<int>{first->client} : std::vector<int>{},
+                              first ? first->completed : 0});
     }
   }
+
+  std::vector<const Op*> lost;
   for (const auto& [value, put] : puts) {
     if (put->outcome != Outcome::Ok) continue;
     if (takes.count(value) || queued.count(value) || maybe_taken.count(value)) continue;
-    out.push_back(Violation{"queue-no-loss", fmt::format("{} was put (ok) but never taken and is not queued", value),
-                            {put->client}, put->completed});
+    lost.push_back(put);
   }
-  // FIFO: a taken before b although b's put began after a's put ended and
-  // a was queued (put done, not taken) when b's take ended.
-  for (const auto& [va, pa] : puts) {
-    for (const auto& [vb, pb] : puts) {
-      if (pa->outcome != Outcome::Ok || pa->completed >= pb->invoked || !takes.count(vb)) continue;
-      const Op* tb = takes[vb].front();
-      if (tb->completed < pa->completed) continue;
-      bool a_taken_before = takes.count(va) && takes[va].front()->invoked <= tb->completed;
-      if (!a_taken_before && !maybe_taken.count(va)) {
-        out.push_back(Violation{"queue-fifo",
-                                fmt::format("{} was taken at t={} while the older {} was still queued", vb,
-                                            tb->completed, va),
-                                {tb->client}, tb->completed});
-      }
+  const std::size_t excused = at_least_once ? 0 : unresolved.size();
+  if (lost.size() > excused) {
+    for (const Op* put : lost) {
+      std::string why = excused ? fmt::format(" ({} missing, {} takes could have removed one unseen)", lost.size(), excused) : "";
+      out.push_back(Violation{"queue-no-loss",
+                              fmt::format("{} was put (ok) but never taken and is not queued{}", put->value, why),
+                              {put->client}, put->completed});
     }
   }
-  std::sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
+
+  for (const auto& [vb, ts] : takes) {
+    auto pb = puts.find(vb);
+    if (pb == puts.end()) continue;  // a phantom, reported above
+    const Op* tb = ts.front();
+    const TimeMs when = tb->completed;
+    std::vector<std::string> older;  // put before b, still queued when b's take ended
+    for (const auto& [va, pa] : puts) {
+      if (va == vb || pa->outcome != Outcome::Ok || pa->completed >= pb->second->invoked || pa->completed > when) continue;
+      auto ta = takes.find(va);
+      bool taken = ta != takes.end() && std::any_of(ta->second.begin(), ta->second.end(),
+                                                     [&](const Op* o) { return o->invoked <= when; });
+      auto mt = maybe_taken.find(va);
+      if (!taken && (mt == maybe_taken.end() || mt->second > when)) older.push_back(va);
+    }
+    const auto held = static_cast<std::size_t>(std::count_if(
+        unresolved.begin(), unresolved.end(), [&](const Op* u) { return unresolved_at(u, when); }));
+    if (older.size() > held) {
+      std::string more = older.size() > 1 ? fmt::format(" (and {} more older items)", older.size() - 1) : "";
+      out.push_back(Violation{"queue-fifo",
+                              fmt::format("{} was taken at t={} while the older {} was still queued{}", vb, when,
+                                          older.front(), more),
+                              {tb->client}, when});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
   return out;
 }
 
 std::vector<Violation> check_double_barrier(const History& h, int members) {
   std::vector<Violation> out;
-  std::vector<TimeMs> enter_invokes, leave_invokes;
-  std::set<int> entered;
-  for (const Op& o : h.ops()) {
-    if (o.f == "enter") enter_invokes.push_back(o.invoked);
-    if (o.f == "enter" && o.outcome == Outcome::Ok) entered.insert(o.client);
-    if (o.f == "leave") leave_invokes.push_back(o.invoked);
+  std::map<int, std::vector<TimeMs>> session_ends;  // client -> "crashed"/"expired" notes
+  for (const Note& n : h.notes()) {
+    if (n.what == "crashed" || n.what == "expired") session_ends[n.client].push_back(n.time);
   }
-  std::sort(enter_invokes.begin(), enter_invokes.end());
-  std::sort(leave_invokes.begin(), leave_invokes.end());
-  TimeMs all_arrived = static_cast<int>(enter_invokes.size()) >= members
-                           ? enter_invokes[static_cast<std::size_t>(members - 1)] : INT64_MAX;
-  TimeMs all_leaving = leave_invokes.size() >= entered.size() && !leave_invokes.empty()
-                           ? leave_invokes[entered.size() - 1] : INT64_MAX;
+  std::map<std::string, std::vector<const Op*>> rounds;
   for (const Op& o : h.ops()) {
-    if (o.outcome != Outcome::Ok) continue;
-    if (o.f == "enter" && o.completed < all_arrived) {
-      out.push_back(Violation{"barrier-enter", fmt::format("c{} entered at t={} before all {} arrived", o.client, o.completed, members),
-                              {o.client}, o.completed});
+    if (o.f == "enter" || o.f == "leave") rounds[o.value].push_back(&o);
+  }
+  for (const auto& [round, ops] : rounds) {
+    std::vector<TimeMs> enter_invokes;
+    std::map<int, TimeMs> entered;  // client -> when its ok enter was invoked
+    std::map<int, TimeMs> leaving;  // client -> when it invoked leave
+    for (const Op* o : ops) {
+      if (o->f == "enter") {
+        enter_invokes.push_back(o->invoked);
+        if (o->outcome == Outcome::Ok) entered[o->client] = o->invoked;
+      } else if (!leaving.count(o->client) || o->invoked < leaving[o->client]) {
+        leaving[o->client] = o->invoked;
+      }
     }
-    if (o.f == "leave" && o.completed < all_leaving) {
-      out.push_back(Violation{"barrier-leave", fmt::format("c{} left at t={} before every member was leaving", o.client, o.completed),
-                              {o.client}, o.completed});
+    std::sort(enter_invokes.begin(), enter_invokes.end());
+    const TimeMs all_arrived = static_cast<int>(enter_invokes.size()) >= members
+                                   ? enter_invokes[static_cast<std::size_t>(members - 1)] : INT64_MAX;
+    TimeMs all_leaving = 0;  // when the last member that entered was leaving or gone
+    for (const auto& [client, since] : entered) {
+      TimeMs gone = leaving.count(client) ? leaving[client] : INT64_MAX;
+      for (TimeMs end : session_ends[client]) {
+        if (end >= since) gone = std::min(gone, end);
+      }
+      all_leaving = std::max(all_leaving, gone);
+    }
+    for (const Op* o : ops) {
+      if (o->outcome != Outcome::Ok) continue;
+      if (o->f == "enter" && o->completed < all_arrived) {
+        out.push_back(Violation{"barrier-enter",
+                                fmt::format("c{} entered {} at t={} before all {} arrived", o->client, round, o->completed, members),
+                                {o->client}, o->completed});
+      }
+      if (o->f == "leave" && o->completed < all_leaving) {
+        out.push_back(Violation{"barrier-leave",
+                                fmt::format("c{} left {} at t={} before every member was leaving", o->client, round, o->completed),
+                                {o->client}, o->completed});
+      }
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
+  return out;
+}
+
+std::vector<Violation> check_barrier(const History& h) {
+  std::vector<Violation> out;
+  for (const Op& w : h.ops()) {
+    if (w.f != "wait" || w.outcome != Outcome::Ok) continue;
+    for (const Op& r : h.ops()) {
+      if (r.f != "raise" || r.value != w.value || r.outcome != Outcome::Ok || r.completed > w.invoked) continue;
+      bool lowered = std::any_of(h.ops().begin(), h.ops().end(), [&](const Op& l) {
+        return l.f == "lower" && l.value == w.value && l.invoked >= r.invoked && l.invoked <= w.completed;
+      });
+      if (!lowered) {
+        out.push_back(Violation{"barrier-wait",
+                                fmt::format("c{} passed {} at t={}, raised since t={} and not lowered", w.client,
+                                            w.value, w.completed, r.completed),
+                                {w.client}, w.completed});
+        break;
+      }
     }
   }
   return out;

@@ -39,7 +39,10 @@ void History::ok(std::size_t op, TimeMs now, std::string value, std::int64_t fen
 
 void History::fail(std::size_t op, TimeMs now, Error e) { complete(op, now, Outcome::Fail, e); }
 
-void History::info(std::size_t op, TimeMs now, Error e) { complete(op, now, Outcome::Info, e); }
+void History::info(std::size_t op, TimeMs now, Error e, std::string value) {
+  Op& o = complete(op, now, Outcome::Info, e);
+  if (!value.empty()) o.value = std::move(value);
+}
 
 void History::note(int client, TimeMs now, std::string what) {
   notes_.push_back(Note{client, now, std::move(what), next_seq_++});

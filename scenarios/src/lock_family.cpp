@@ -1,7 +1,9 @@
-// Workloads for the lock-like recipes: exclusive locks (correct and
-// flawed), leader election, the semaphore, and read/write locks. Each
-// client loops: acquire, a fenced read-modify-write of the shared counter
-// while it believes it holds, release, think.
+// The lock family: exclusive locks (correct and flawed), leader election,
+// the semaphore, and read/write locks. Each client loops: acquire, a fenced
+// read-modify-write of the shared counter while it believes it holds,
+// release, think. Checked: exclusion as the clients believed it (less the
+// stretches they could not have known better), FIFO grants, herd wake-ups,
+// the fenced counter, liveness and leaks.
 #include "workloads.h"
 
 #include "zksim/recipes/election.h"
@@ -16,6 +18,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <memory>
 
 namespace zksim::scenarios::detail {
@@ -131,20 +135,6 @@ ServerGrant server_view(const Server& server, int client, TimeMs now, const std:
   return g;
 }
 
-bool session_over(const Client& zk) {
-  return zk.state() == SessionState::Expired || zk.state() == SessionState::Closed;
-}
-
-void record(History& h, std::size_t op, TimeMs now, Error e) {
-  // A write whose reply was lost may have happened: info. Anything else
-  // that failed did not.
-  if (e == Error::ConnectionLoss) {
-    h.info(op, now, e);
-  } else {
-    h.fail(op, now, e);
-  }
-}
-
 Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<AnyLock> lock,
                    bool write) {
   const std::string suffix = w.recipe.find("rw-lock") != std::string::npos ? (write ? "-write" : "-read") : "";
@@ -153,7 +143,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
     auto op = s.history.invoke(id, acquire, zk.now());
     auto g = co_await lock->acquire(write, w.timeout_ms);
     if (!g) {
-      record(s.history, op, zk.now(), g.error());
+      record_failure(s.history, op, zk.now(), g.error());
       co_await zk.sleep(w.think_ms);
       continue;
     }
@@ -170,7 +160,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
         s.grants.push_back(server_view(*s.server, id, zk.now(), g2->node, !write && !suffix.empty()));
         ++depth;
       } else {
-        record(s.history, again, zk.now(), g2.error());
+        record_failure(s.history, again, zk.now(), g2.error());
       }
     }
     // The critical section: a fenced read-modify-write, while we believe.
@@ -190,7 +180,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
       if (done) {
         s.history.ok(rel, zk.now());
       } else {
-        record(s.history, rel, zk.now(), done.error());
+        record_failure(s.history, rel, zk.now(), done.error());
       }
     }
     ++s.completed_rounds;
@@ -198,9 +188,8 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
   }
 }
 
-}  // namespace
-
-bool spawn_lock_family(World& world, const Workload& w, Shared& s) {
+std::string spawn(World& world, const Workload& w, Shared& s) {
+  s.server = &world.server();
   for (int i = 0; i < w.clients; ++i) {
     Client& zk = world.open(fmt::format("c{}", i), w.session_timeout_ms);
     int id = world.id(zk);
@@ -208,11 +197,109 @@ bool spawn_lock_family(World& world, const Workload& w, Shared& s) {
       s.history.note(id, zk.now(), recipes::hold_event_name(e));
     };
     auto lock = make_lock(w, zk, id, std::move(on_hold));
-    if (!lock) return false;
+    if (!lock) return fmt::format("unknown recipe '{}'", w.recipe);
     bool write = i % 3 == 0;  // read/write locks: every third client writes
     world.spawn(zk, lock_client(zk, id, w, s, std::move(lock), write));
   }
-  return true;
+  return {};
+}
+
+bool is_rw(const std::string& r) { return r.find("rw-lock") != std::string::npos; }
+
+std::vector<std::string> properties(const std::string& r) {
+  std::vector<std::string> out;
+  if (is_rw(r)) {
+    out = {"read-write-exclusion", "server-exclusion", "fenced-exclusion"};
+  } else if (r == "semaphore") {
+    out = {"semaphore-leases", "server-exclusion"};
+  } else {
+    out = {r == "election" ? "one-leader" : "mutual-exclusion", "server-exclusion", "fifo",
+           "herd-effect", "fenced-exclusion"};
+  }
+  out.push_back("liveness");
+  out.push_back("no-leaks");
+  return out;
+}
+
+// Watch events delivered per (txn, path): how many clients one change woke.
+int max_wakeups(const Trace& trace) {
+  std::map<std::pair<std::int64_t, std::string>, int> woken;
+  int most = 0;
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind != TraceKind::Watch) continue;
+    auto type = static_cast<EventType>(e.code);
+    if (type != EventType::NodeDeleted && type != EventType::NodeChildrenChanged) continue;
+    most = std::max(most, ++woken[{e.zxid, e.path}]);
+  }
+  return most;
+}
+
+// The stretches in which a client could not act on its belief (paused) or
+// could not have known better (its session expired on the server, and its
+// library had not heard yet); see Window in checkers.h.
+std::vector<Window> excused_windows(const Trace& trace) {
+  std::map<std::int64_t, int> client_of;  // session id -> client
+  for (const TraceEvent& e : trace.events()) {
+    if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
+  }
+  std::vector<Window> out;
+  std::map<int, std::size_t> open;  // client -> expiry window waiting for news
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind == TraceKind::Fault && e.code == static_cast<std::int32_t>(FaultKind::Pause)) {
+      TimeMs ms = std::atoll(e.detail.c_str());
+      out.push_back(Window{e.client, e.time, e.time + ms});
+    } else if (e.kind == TraceKind::Server &&
+               e.code == static_cast<std::int32_t>(ServerAction::SessionExpired)) {
+      auto c = client_of.find(e.session.value);
+      if (c == client_of.end()) continue;
+      open[c->second] = out.size();
+      out.push_back(Window{c->second, e.time, INT64_MAX});
+    } else if (e.kind == TraceKind::State && open.count(e.client) &&
+               e.code != static_cast<std::int32_t>(SessionState::Connected)) {
+      // The instant the news arrives is in: a reply processed at that same
+      // instant (a grant) still came before the news.
+      out[open[e.client]].to = e.time + 1;
+      open.erase(e.client);
+    }
+  }
+  return out;
+}
+
+void check(World& world, const Workload& w, Shared& s, RunResult& out) {
+  std::vector<Violation>& v = out.violations;
+  const std::string& r = w.recipe;
+  out.max_wakeups_per_release = max_wakeups(world.trace());
+  const std::vector<Window> excused = excused_windows(world.trace());
+  auto believed = [&](const char* acquire, const char* release) {
+    return outside(beliefs(s.history, acquire, release), excused);
+  };
+  append(v, check_server_grants(s.grants, r == "semaphore" ? w.leases : 1, excused));
+  if (is_rw(r)) {
+    append(v, check_read_write(believed("acquire-read", "release-read"),
+                               believed("acquire-write", "release-write")));
+  } else if (r == "semaphore") {
+    // Wake-ups are reported, not judged: two waiters may watch one node
+    // after the positions before them shifted.
+    append(v, check_at_most(believed("acquire", "release"), w.leases, "semaphore-leases"));
+  } else {
+    append(v, check_at_most(believed("acquire", "release"), 1,
+                            r == "election" ? "one-leader" : "mutual-exclusion"));
+    append(v, check_fifo_grants(s.history, "acquire", excused));
+    append(v, check_herd(out.max_wakeups_per_release, 1));
+  }
+  if (r != "semaphore") append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));
+  append(v, check_no_pending(s.history, {"acquire", "acquire-read", "acquire-write", "release",
+                                         "release-read", "release-write"}));
+  append(v, check_no_leaks(world.server().children(kDir), world.server().watch_count()));
+}
+
+}  // namespace
+
+Family lock_family() {
+  return Family{{"lock", "rw-lock", "semaphore", "election", "flawed/blog-rw-lock",
+                 "flawed/blog-rw-lock-index-fixed", "flawed/prefix-write-lock", "flawed/herd-lock",
+                 "flawed/no-guid-lock", "flawed/forgetful-lock"},
+                spawn, properties, check};
 }
 
 }  // namespace zksim::scenarios::detail

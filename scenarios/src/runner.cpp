@@ -5,8 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <map>
 
 namespace zksim::scenarios {
 
@@ -30,15 +28,68 @@ bool FencedCounter::write(std::int64_t fence, int value) {
   return true;
 }
 
-const std::vector<std::string>& recipe_names() {
-  static const std::vector<std::string> names{
-      "lock", "rw-lock", "semaphore", "election",
-      "flawed/blog-rw-lock", "flawed/blog-rw-lock-index-fixed", "flawed/prefix-write-lock",
-      "flawed/herd-lock", "flawed/no-guid-lock", "flawed/forgetful-lock"};
-  return names;
+namespace detail {
+
+bool session_over(const Client& zk) {
+  return zk.state() == SessionState::Expired || zk.state() == SessionState::Closed;
 }
 
+void record_failure(History& h, std::size_t op, TimeMs now, Error e) {
+  if (e == Error::ConnectionLoss) {
+    h.info(op, now, e);
+  } else {
+    h.fail(op, now, e);
+  }
+}
+
+void append(std::vector<Violation>& to, std::vector<Violation> from) {
+  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
+std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed) {
+  std::size_t n = 0;
+  for (SessionId session : server.sessions()) {
+    for (const std::string& watch : server.watches_of(session)) n += !allowed(watch);
+  }
+  return n;
+}
+
+}  // namespace detail
+
+namespace {
+
+const std::vector<detail::Family>& families() {
+  static const std::vector<detail::Family> all{detail::lock_family(), detail::queue_family(),
+                                               detail::barrier_family()};
+  return all;
+}
+
+const detail::Family* family_of(const std::string& recipe) {
+  for (const detail::Family& f : families()) {
+    if (std::ranges::count(f.recipes, recipe)) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 bool recipe_is_flawed(const std::string& name) { return name.starts_with("flawed/"); }
+
+const std::vector<std::string>& recipe_names() {
+  // The correct recipes of every family, then the flawed ones.
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (bool flawed : {false, true}) {
+      for (const detail::Family& f : families()) {
+        for (const std::string& r : f.recipes) {
+          if (recipe_is_flawed(r) == flawed) out.push_back(r);
+        }
+      }
+    }
+    return out;
+  }();
+  return names;
+}
 
 const std::vector<std::string>& property_names() {
   static const std::vector<std::string> names{
@@ -46,25 +97,13 @@ const std::vector<std::string>& property_names() {
       "server-exclusion", "fifo",               "herd-effect",      "fenced-exclusion",
       "queue-no-loss",
       "queue-no-duplicates", "queue-no-phantoms", "queue-fifo",     "barrier-enter",
-      "barrier-leave",    "liveness",             "no-leaks"};
+      "barrier-leave",    "barrier-wait",         "liveness",         "no-leaks"};
   return names;
 }
 
 std::vector<std::string> properties_of(const std::string& recipe) {
-  const auto& all = recipe_names();
-  if (std::find(all.begin(), all.end(), recipe) == all.end()) return {};
-  std::vector<std::string> out;
-  if (recipe.find("rw-lock") != std::string::npos) {
-    out = {"read-write-exclusion", "server-exclusion", "fenced-exclusion"};
-  } else if (recipe == "semaphore") {
-    out = {"semaphore-leases", "server-exclusion"};
-  } else {
-    out = {recipe == "election" ? "one-leader" : "mutual-exclusion", "server-exclusion", "fifo",
-           "herd-effect", "fenced-exclusion"};
-  }
-  out.push_back("liveness");
-  out.push_back("no-leaks");
-  return out;
+  const detail::Family* f = family_of(recipe);
+  return f ? f->properties(recipe) : std::vector<std::string>{};
 }
 
 WorldConfig FlawedRecipe::config() const {
@@ -88,68 +127,23 @@ const std::vector<FlawedRecipe>& flawed_recipes() {
   return all;
 }
 
-namespace {
-
-bool is_rw(const std::string& r) { return r.find("rw-lock") != std::string::npos; }
-
-// Watch events delivered per (txn, path): how many clients one change woke.
-int max_wakeups(const Trace& trace) {
-  std::map<std::pair<std::int64_t, std::string>, int> woken;
-  int most = 0;
-  for (const TraceEvent& e : trace.events()) {
-    if (e.kind != TraceKind::Watch) continue;
-    auto type = static_cast<EventType>(e.code);
-    if (type != EventType::NodeDeleted && type != EventType::NodeChildrenChanged) continue;
-    most = std::max(most, ++woken[{e.zxid, e.path}]);
-  }
-  return most;
-}
-
-// The stretches in which a client could not act on its belief (paused) or
-// could not have known better (its session expired on the server, and its
-// library had not heard yet); see Window in checkers.h.
-std::vector<Window> excused_windows(const Trace& trace) {
-  std::map<std::int64_t, int> client_of;  // session id -> client
-  for (const TraceEvent& e : trace.events()) {
-    if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
-  }
-  std::vector<Window> out;
-  std::map<int, std::size_t> open;  // client -> expiry window waiting for news
-  for (const TraceEvent& e : trace.events()) {
-    if (e.kind == TraceKind::Fault && e.code == static_cast<std::int32_t>(FaultKind::Pause)) {
-      TimeMs ms = std::atoll(e.detail.c_str());
-      out.push_back(Window{e.client, e.time, e.time + ms});
-    } else if (e.kind == TraceKind::Server &&
-               e.code == static_cast<std::int32_t>(ServerAction::SessionExpired)) {
-      auto c = client_of.find(e.session.value);
-      if (c == client_of.end()) continue;
-      open[c->second] = out.size();
-      out.push_back(Window{c->second, e.time, INT64_MAX});
-    } else if (e.kind == TraceKind::State && open.count(e.client) &&
-               e.code != static_cast<std::int32_t>(SessionState::Connected)) {
-      // The instant the news arrives is in: a reply processed at that same
-      // instant (a grant) still came before the news.
-      out[open[e.client]].to = e.time + 1;
-      open.erase(e.client);
-    }
-  }
-  return out;
-}
-
-void append(std::vector<Violation>& to, std::vector<Violation> from) {
-  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
-}
-
-}  // namespace
-
 RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<ScriptedFault>& faults,
               WorldConfig config, TimeMs fault_phase_ms) {
   RunResult out;
-  World world(config, decisions);
+  const detail::Family* family = family_of(w.recipe);
+  // Before the world: the tasks the world destroys may still refer to it.
   detail::Shared s;
-  s.server = &world.server();
-  if (w.clients < 1 || w.rounds < 0 || !detail::spawn_lock_family(world, w, s)) {
-    out.violations.push_back(Violation{"bad-workload", fmt::format("cannot run recipe '{}' with {} clients", w.recipe, w.clients), {}, 0});
+  World world(config, decisions);
+  std::string problem;
+  if (!family) {
+    problem = fmt::format("unknown recipe '{}'", w.recipe);
+  } else if (w.clients < 1 || w.rounds < 0) {
+    problem = fmt::format("cannot run recipe '{}' with {} clients and {} rounds", w.recipe, w.clients, w.rounds);
+  } else {
+    problem = family->spawn(world, w, s);
+  }
+  if (!problem.empty()) {
+    out.violations.push_back(Violation{"bad-workload", problem, {}, 0});
     return out;
   }
   for (const ScriptedFault& f : faults) world.schedule(f);
@@ -166,32 +160,8 @@ RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<Sc
       s.history.note(e.client, e.time, "crashed");
     }
   }
-  std::vector<std::string> pending_fs{"acquire", "acquire-read", "acquire-write", "release",
-                                      "release-read", "release-write"};
+  family->check(world, w, s, out);
   std::vector<Violation>& v = out.violations;
-  const std::string& r = w.recipe;
-  out.max_wakeups_per_release = max_wakeups(world.trace());
-  const std::vector<Window> excused = excused_windows(world.trace());
-  auto believed = [&](const char* acquire, const char* release) {
-    return outside(beliefs(s.history, acquire, release), excused);
-  };
-  append(v, check_server_grants(s.grants, r == "semaphore" ? w.leases : 1, excused));
-  if (is_rw(r)) {
-    append(v, check_read_write(believed("acquire-read", "release-read"),
-                               believed("acquire-write", "release-write")));
-  } else if (r == "semaphore") {
-    // Wake-ups are reported, not judged: two waiters may watch one node
-    // after the positions before them shifted.
-    append(v, check_at_most(believed("acquire", "release"), w.leases, "semaphore-leases"));
-  } else {
-    append(v, check_at_most(believed("acquire", "release"), 1,
-                            r == "election" ? "one-leader" : "mutual-exclusion"));
-    append(v, check_fifo_grants(s.history, "acquire", excused));
-    append(v, check_herd(out.max_wakeups_per_release, 1));
-  }
-  if (r != "semaphore") append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));
-  append(v, check_no_pending(s.history, pending_fs));
-  append(v, check_no_leaks(world.server().children(detail::kDir), world.server().watch_count()));
   std::stable_sort(v.begin(), v.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
 
   out.probes = count_probes(world.trace().events(), s.history);

@@ -97,6 +97,7 @@ class LineParser {
     if (d == "timeout-ms") return int_field(wl.timeout_ms, -1, 86'400'000);
     if (d == "session-timeout-ms") return int_field(wl.session_timeout_ms, 1, 86'400'000);
     if (d == "leases") return int_field(wl.leases, 1, 10'000);
+    if (d == "producers") return int_field(wl.producers, 0, 10'000);
     if (d == "delay-choices") return int_field(s_.config.delay_choices, 1, 1000);
     if (d == "nemesis-pause-ms") return int_field(s_.config.nemesis.pause_ms, 0, 86'400'000);
     if (d == "nemesis-delay-ms") return int_field(s_.config.nemesis.delay_ms, 0, 86'400'000);
@@ -227,6 +228,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   int n = 0;
   bool saw_version = false, saw_workload = false;
   std::vector<int> fault_lines;
+  int producers_line = 0, producers_col = 0;
   auto fail = [&](int line_no, int col, std::string message) -> std::optional<Scenario> {
     if (error) *error = ParseError{file, line_no, col, std::move(message)};
     return std::nullopt;
@@ -244,8 +246,13 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     std::string message = p.parse(saw_version, saw_workload);
     if (!message.empty()) return fail(n, p.col(), std::move(message));
     if (s.faults.size() > faults_before) fault_lines.push_back(n);
+    if (w[0].text == "producers") producers_line = n, producers_col = w[1].col;
   }
   if (!saw_version) return fail(n == 0 ? 1 : n, 1, "empty scenario: expected 'zksim-scenario 1'");
+  if (producers_line && s.workload.producers > s.workload.clients) {
+    return fail(producers_line, producers_col, fmt::format("{} producers, but there are {} clients",
+                                                           s.workload.producers, s.workload.clients));
+  }
   for (std::size_t i = 0; i < s.faults.size(); ++i) {
     if (s.faults[i].client >= s.workload.clients) {
       return fail(fault_lines[i], 1, fmt::format("fault names client {}, but there are {} clients (0 to {})",
@@ -273,8 +280,8 @@ std::string write_scenario(const Scenario& s) {
   out += fmt::format("zksim-scenario {}\n", kVersion);
   out += fmt::format("recipe {}\nclients {}\nrounds {}\nhold-ms {}\nthink-ms {}\ntimeout-ms {}\n",
                      w.recipe, w.clients, w.rounds, w.hold_ms, w.think_ms, w.timeout_ms);
-  out += fmt::format("session-timeout-ms {}\nreentrant {}\nleases {}\n", w.session_timeout_ms,
-                     w.reentrant ? "yes" : "no", w.leases);
+  out += fmt::format("session-timeout-ms {}\nreentrant {}\nleases {}\nproducers {}\n", w.session_timeout_ms,
+                     w.reentrant ? "yes" : "no", w.leases, w.producers);
   out += fmt::format("delay-choices {}\n", s.config.delay_choices);
   for (int k = 0; k < kFaultKinds; ++k) {
     if (s.config.nemesis.per_mille[k]) out += fmt::format("nemesis {} {}\n", fault_kind_name(k), s.config.nemesis.per_mille[k]);

@@ -1,22 +1,58 @@
-// Private: the per-recipe workload coroutines and the directories they use.
+// Private: the recipe families. A family spawns the clients of a workload
+// for its recipes and, once the run has quiesced, checks the properties
+// that apply to them; the runner holds a small table of families.
 #pragma once
 
 #include "zksim/scenarios/workload.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace zksim::scenarios::detail {
 
 inline const std::string kDir = "/zksim/recipe";
 
-// What a workload leaves for the runner to check.
+// What one family keeps for its checks besides the History.
+struct FamilyState {
+  virtual ~FamilyState() = default;
+};
+
+// What a workload leaves for the checks.
 struct Shared {
   const Server* server = nullptr;   // ground truth, read at each grant
   std::vector<ServerGrant> grants;
   History history;
   FencedCounter counter;
   int completed_rounds = 0;
+  std::unique_ptr<FamilyState> family;
 };
 
-// Spawns the workload's clients in `world`; false if the recipe is unknown.
-bool spawn_lock_family(World& world, const Workload& w, Shared& shared);
+struct Family {
+  std::vector<std::string> recipes;
+  // Spawns the workload's clients in `world`; "" on success, else why the
+  // workload cannot run.
+  std::string (*spawn)(World& world, const Workload& w, Shared& shared);
+  // The properties a run of `recipe` checks, in property_names() order.
+  std::vector<std::string> (*properties)(const std::string& recipe);
+  // After quiescence: appends a violation for every property broken, and
+  // fills what else the family measures (e.g. wake-ups per release).
+  void (*check)(World& world, const Workload& w, Shared& shared, RunResult& out);
+};
+
+Family lock_family();
+Family queue_family();
+Family barrier_family();
+
+// Helpers the families share.
+bool session_over(const Client& zk);
+// A call that failed: ConnectionLoss leaves its outcome unknown (info);
+// any other error means it did not happen (fail).
+void record_failure(History& h, std::size_t op, TimeMs now, Error e);
+void append(std::vector<Violation>& to, std::vector<Violation> from);
+// The watches left on the server that `allowed` does not excuse; a watch is
+// named as Server::watches_of names it ("data /a", "child /a", ...).
+std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed);
 
 }  // namespace zksim::scenarios::detail

@@ -169,5 +169,52 @@ TEST(DoubleBarrier, LostCreateReplyOnEnterIsRecognised) {
   expect_no_leftovers(w, kDouble);
 }
 
+TEST(DoubleBarrier, ALostReadyCheckIsAskedAgainNotWaitedOut) {
+  // The first member's watch on "ready" is lost with its request: it must
+  // ask again, or it waits for an event that cannot come and times out
+  // while the second member passes.
+  ListDecisions d({});
+  World w(quiet(), d);
+  Phases p;
+  std::vector<Error> entered;
+  for (int i = 0; i < 2; ++i) {
+    Client& c = w.open(fmt::format("m{}", i));
+    w.spawn(c, [](Client& c, TimeMs arrive, std::vector<Error>& entered) -> Task<> {
+      co_await c.sleep(arrive);
+      DoubleBarrier b(c, kDouble, 2);
+      auto in = co_await b.enter(1000);
+      entered.push_back(in.error());
+      if (in) co_await b.leave(1000);
+    }(c, 50 * i, entered));
+  }
+  w.schedule(on_nth(FaultKind::DropBeforeApply, 0, request_kind<ExistsRequest>, 1, kDouble + "/ready"));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  EXPECT_EQ(responses(w, 0, request_kind<ExistsRequest>, Error::ConnectionLoss), 1);
+  EXPECT_EQ(entered, (std::vector<Error>{Error::Ok, Error::Ok}));
+  expect_no_leftovers(w, kDouble);
+}
+
+TEST(DoubleBarrier, ReadyIsRemovedWhenTheOthersVanishInsteadOfLeaving) {
+  // m0 (the lowest node) crashes inside the barrier; m1 leaves and waits
+  // for m0's node, which goes when m0's session expires. Nobody was the
+  // last one out, so m1, finding the round empty, removes "ready".
+  ListDecisions d({});
+  World w(quiet(), d);
+  std::vector<Error> left;
+  for (int i = 0; i < 2; ++i) {
+    Client& c = w.open(fmt::format("m{}", i), 2000);
+    w.spawn(c, [](Client& c, int i, std::vector<Error>& left) -> Task<> {
+      DoubleBarrier b(c, kDouble, 2);
+      EXPECT_TRUE((co_await b.enter()).ok());
+      if (i == 0) co_await c.sleep(100'000);  // crashes before leaving
+      left.push_back((co_await b.leave()).error());
+    }(c, i, left));
+  }
+  w.schedule(at_time(FaultKind::Crash, 0, 500));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  EXPECT_EQ(left, std::vector<Error>{Error::Ok});
+  expect_no_leftovers(w, kDouble);
+}
+
 }  // namespace
 }  // namespace zksim::test

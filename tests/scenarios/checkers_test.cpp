@@ -217,6 +217,89 @@ TEST(QueueChecker, AnItemWhoseTakeEndedInInfoMayBeGone) {
   EXPECT_TRUE(check_queue(h, {}, false).empty());
 }
 
+TEST(QueueChecker, AnItemPutByAClientThatCrashedMidPutIsNoPhantom) {
+  History h;
+  h.invoke(0, "put", 0, "a");  // never ends: its client crashed
+  op(h, 1, "take", 6, 8, Outcome::Ok, "a");
+  EXPECT_TRUE(check_queue(h, {}, false).empty());
+  History failed;
+  op(failed, 0, "put", 0, 5, Outcome::Fail, "a");  // did not happen
+  op(failed, 1, "take", 6, 8, Outcome::Ok, "a");
+  auto v = check_queue(failed, {}, false);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "queue-no-phantoms");
+  EXPECT_EQ(check_queue(failed, {"a"}, true).front().property, "queue-no-phantoms");  // queued, never put
+}
+
+TEST(QueueChecker, TakenAndStillQueuedOrQueuedTwiceAreDuplicatesAtMostOnce) {
+  History h;
+  op(h, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(h, 1, "take", 6, 8, Outcome::Ok, "a");
+  EXPECT_EQ(check_queue(h, {"a"}, false).front().property, "queue-no-duplicates");
+  EXPECT_TRUE(check_queue(h, {"a"}, true).empty());  // at least once: on its way back
+  History twice;
+  op(twice, 0, "put", 0, 5, Outcome::Info, "b");
+  EXPECT_EQ(check_queue(twice, {"b", "b"}, false).front().property, "queue-no-duplicates");
+  EXPECT_TRUE(check_queue(twice, {"b"}, false).empty());
+}
+
+TEST(QueueChecker, AtMostOnceATakeThatNeverEndedMayHaveRemovedOneItem) {
+  History h;
+  op(h, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(h, 0, "put", 6, 10, Outcome::Ok, "b");
+  h.invoke(1, "take", 11);  // its client crashed: it may have removed a
+  op(h, 2, "take", 12, 15, Outcome::Ok, "b");
+  EXPECT_TRUE(check_queue(h, {}, false).empty());  // a: lost with the take, and not skipped
+  // One unresolved take covers one item, not two.
+  History two;
+  op(two, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(two, 0, "put", 6, 8, Outcome::Ok, "c");
+  op(two, 0, "put", 9, 10, Outcome::Ok, "b");
+  two.invoke(1, "take", 11);
+  op(two, 2, "take", 12, 15, Outcome::Ok, "b");
+  auto v = check_queue(two, {}, false);
+  ASSERT_EQ(v.size(), 3u);  // a and c missing, and b taken while one of them was queued
+  EXPECT_EQ(v[0].property, "queue-no-loss");
+  EXPECT_EQ(v[2].property, "queue-fifo");
+  // A take ending in info with no item named counts the same way.
+  History info;
+  op(info, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(info, 1, "take", 6, 8, Outcome::Info);
+  EXPECT_TRUE(check_queue(info, {}, false).empty());
+}
+
+TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimLastsOnlyWhileItsTakeRuns) {
+  History lost;
+  op(lost, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(lost, 1, "take", 6, 8, Outcome::Info);
+  EXPECT_EQ(check_queue(lost, {}, true).front().property, "queue-no-loss");
+
+  // c1's take claimed a and failed; while it ran, c2 rightly took b.
+  History held;
+  op(held, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(held, 0, "put", 6, 10, Outcome::Ok, "b");
+  op(held, 1, "take", 11, 30, Outcome::Fail);
+  op(held, 2, "take", 12, 15, Outcome::Ok, "b");
+  EXPECT_TRUE(check_queue(held, {"a"}, true).empty());
+  // Once it had ended, a was free: taking b then is out of order.
+  History freed;
+  op(freed, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(freed, 0, "put", 6, 10, Outcome::Ok, "b");
+  op(freed, 1, "take", 11, 13, Outcome::Fail);
+  op(freed, 2, "take", 12, 15, Outcome::Ok, "b");
+  auto v = check_queue(freed, {"a"}, true);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "queue-fifo");
+  // A redelivered item was taken first in order; its second delivery is no reorder.
+  History again;
+  op(again, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(again, 0, "put", 6, 10, Outcome::Ok, "b");
+  op(again, 1, "take", 11, 12, Outcome::Ok, "a");  // then c1 died before its ack
+  op(again, 2, "take", 13, 15, Outcome::Ok, "b");
+  op(again, 2, "take", 16, 20, Outcome::Ok, "a");
+  EXPECT_TRUE(check_queue(again, {}, true).empty());
+}
+
 TEST(DoubleBarrierChecker, NobodyPassesEarly) {
   History ok_h;
   for (int c = 0; c < 3; ++c) op(ok_h, c, "enter", c, 10);
@@ -234,6 +317,52 @@ TEST(DoubleBarrierChecker, NobodyPassesEarly) {
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[0].property, "barrier-enter");
   EXPECT_EQ(v[1].property, "barrier-leave");
+}
+
+TEST(DoubleBarrierChecker, RoundsAreCheckedApart) {
+  History h;
+  for (int c = 0; c < 2; ++c) op(h, c, "enter", 0, 10, Outcome::Ok, "r0");
+  for (int c = 0; c < 2; ++c) op(h, c, "leave", 20, 30, Outcome::Ok, "r0");
+  op(h, 0, "enter", 40, 41, Outcome::Ok, "r1");  // alone in round 1
+  auto v = check_double_barrier(h, 2);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "barrier-enter");
+  EXPECT_EQ(v[0].clients, std::vector<int>{0});
+}
+
+TEST(DoubleBarrierChecker, AMemberWhoseSessionEndedHasLeft) {
+  History h;
+  for (int c = 0; c < 3; ++c) op(h, c, "enter", c, 10, Outcome::Ok, "r0");
+  op(h, 0, "leave", 20, 40, Outcome::Ok, "r0");
+  op(h, 1, "leave", 21, 40, Outcome::Ok, "r0");
+  History expired = h;
+  expired.note(2, 30, "expired");  // its node went with its session at 30
+  EXPECT_TRUE(check_double_barrier(expired, 3).empty());
+  History late = h;
+  late.note(2, 45, "crashed");  // gone only after the others had left
+  EXPECT_EQ(check_double_barrier(late, 3).size(), 2u);
+  EXPECT_EQ(check_double_barrier(h, 3).size(), 2u);  // never left at all
+}
+
+TEST(BarrierChecker, NobodyPassesARaisedBarrier) {
+  History ok_h;
+  op(ok_h, 0, "raise", 0, 5, Outcome::Ok, "b0");
+  op(ok_h, 1, "wait", 6, 20, Outcome::Ok, "b0");
+  op(ok_h, 0, "lower", 15, 17, Outcome::Ok, "b0");
+  op(ok_h, 2, "wait", 0, 3, Outcome::Ok, "b1");  // not raised when it began
+  op(ok_h, 1, "wait", 21, 22, Outcome::Fail, "b2");  // timed out: passed nothing
+  EXPECT_TRUE(check_barrier(ok_h).empty());
+
+  History early;
+  op(early, 0, "raise", 0, 5, Outcome::Ok, "b0");
+  op(early, 1, "wait", 6, 10, Outcome::Ok, "b0");  // before the lower began
+  op(early, 0, "lower", 15, 17, Outcome::Ok, "b0");
+  op(early, 0, "lower", 1, 2, Outcome::Ok, "b1");   // another barrier's lower does not count
+  auto v = check_barrier(early);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "barrier-wait");
+  EXPECT_EQ(v[0].clients, std::vector<int>{1});
+  EXPECT_EQ(v[0].time, 10);
 }
 
 TEST(LeakChecker, LeftoversAreNamed) {

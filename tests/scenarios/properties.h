@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -30,6 +31,8 @@ inline Scenario generated(const std::string& recipe) {
   s.config.nemesis.pause_ms = 3000;
   s.config.nemesis.delay_ms = 50;
   s.decisions = *rc::gen::container<std::vector<std::uint32_t>>(rc::gen::inRange<std::uint32_t>(0, 1000));
+  // Queues: at least one consumer when there are two clients or more.
+  if (recipe.ends_with("queue")) s.workload.producers = *rc::gen::inRange(1, std::max(2, s.workload.clients));
   return s;
 }
 

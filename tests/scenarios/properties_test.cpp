@@ -22,6 +22,18 @@ TEST(Properties, SemaphoreHoldsEveryProperty) {
 TEST(Properties, ElectionHoldsEveryProperty) {
   EXPECT_TRUE(check("election", kRuns, [] { holds_every_property("election"); }));
 }
+TEST(Properties, QueueHoldsEveryProperty) {
+  EXPECT_TRUE(check("queue", kRuns, [] { holds_every_property("queue"); }));
+}
+TEST(Properties, LockingQueueHoldsEveryProperty) {
+  EXPECT_TRUE(check("locking-queue", kRuns, [] { holds_every_property("locking-queue"); }));
+}
+TEST(Properties, BarrierHoldsEveryProperty) {
+  EXPECT_TRUE(check("barrier", kRuns, [] { holds_every_property("barrier"); }));
+}
+TEST(Properties, DoubleBarrierHoldsEveryProperty) {
+  EXPECT_TRUE(check("double-barrier", kRuns, [] { holds_every_property("double-barrier"); }));
+}
 
 }  // namespace
 }  // namespace zksim::scenarios

@@ -26,11 +26,16 @@ std::string describe(const RunResult& r) {
 }
 
 // Runs `seeds` seeds; returns the first seed with a violation (0 if none).
+// Every violation must be of a property the recipe's runs check.
 std::uint64_t first_violation(const Workload& w, const WorldConfig& c, std::uint64_t seeds,
                               std::string* what = nullptr) {
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
     SeededDecisions d(seed);
     RunResult r = run(w, d, {}, c);
+    for (const Violation& v : r.violations) {
+      EXPECT_TRUE(std::ranges::count(properties_of(w.recipe), v.property))
+          << w.recipe << " reported " << v.property << ", which it does not check";
+    }
     if (!r.violations.empty()) {
       if (what) *what = describe(r);
       return seed;
@@ -43,18 +48,27 @@ const FaultKind kAllFaults[] = {FaultKind::DropBeforeApply, FaultKind::DropAfter
                                 FaultKind::ExpireSession,   FaultKind::Pause,
                                 FaultKind::Crash,           FaultKind::Delay};
 
+const char* const kCorrect[] = {"lock",  "rw-lock",       "semaphore", "election",
+                                "queue", "locking-queue", "barrier",   "double-barrier"};
+
+TEST(Runner, CorrectRecipesAreAllTested) {
+  std::size_t correct = 0;
+  for (const std::string& r : recipe_names()) correct += !recipe_is_flawed(r);
+  EXPECT_EQ(std::size(kCorrect), correct);
+}
+
 TEST(Runner, CorrectRecipesHoldEveryPropertyWithoutFaults) {
-  for (const char* recipe : {"lock", "rw-lock", "semaphore", "election"}) {
-    Workload w{.recipe = recipe, .clients = 5, .rounds = 5};
+  for (const char* recipe : kCorrect) {
+    Workload w{.recipe = recipe, .clients = 5, .rounds = 5, .producers = 2};
     std::string what;
     EXPECT_EQ(first_violation(w, {}, 20, &what), 0u) << recipe << "\n" << what;
   }
 }
 
 TEST(Runner, CorrectRecipesHoldEveryPropertyUnderEveryFaultClass) {
-  for (const char* recipe : {"lock", "rw-lock", "semaphore", "election"}) {
+  for (const char* recipe : kCorrect) {
     for (FaultKind kind : kAllFaults) {
-      Workload w{.recipe = recipe, .clients = 4, .rounds = 4, .timeout_ms = 5000};
+      Workload w{.recipe = recipe, .clients = 4, .rounds = 4, .timeout_ms = 5000, .producers = 2};
       std::string what;
       EXPECT_EQ(first_violation(w, nemesis(kind, 30), 40, &what), 0u)
           << recipe << " under " << fault_kind_name(static_cast<std::int32_t>(kind)) << "\n" << what;
@@ -71,6 +85,55 @@ TEST(Runner, CorrectLockHoldsWhenHoldersArePausedOrExpiredWhileHolding) {
           << recipe << " under " << fault_kind_name(static_cast<std::int32_t>(kind)) << "\n" << what;
     }
   }
+}
+
+TEST(Runner, QueuesAndBarriersHoldWhenClientsArePausedExpiredOrCrashedMidWork) {
+  // hold-ms 600: a consumer holds its item, a coordinator its raised
+  // barrier, a member its place inside the double barrier.
+  for (const char* recipe : {"queue", "locking-queue", "barrier", "double-barrier"}) {
+    for (FaultKind kind : {FaultKind::Pause, FaultKind::ExpireSession, FaultKind::Crash}) {
+      Workload w{.recipe = recipe, .clients = 4, .rounds = 4, .hold_ms = 600, .producers = 2};
+      std::string what;
+      EXPECT_EQ(first_violation(w, nemesis(kind, 30), 40, &what), 0u)
+          << recipe << " under " << fault_kind_name(static_cast<std::int32_t>(kind)) << "\n" << what;
+    }
+  }
+}
+
+// How many ok ops `f` of `value` the history has.
+int oks(const History& h, const std::string& f, const std::string& value) {
+  return static_cast<int>(std::ranges::count_if(h.ops(), [&](const Op& o) {
+    return o.f == f && o.value == value && o.outcome == Outcome::Ok;
+  }));
+}
+
+TEST(Runner, LockingQueueRedeliversTheItemOfAConsumerThatCrashed) {
+  // c0 puts one item; c1 crashes as its take reads the item (after its
+  // claim); once c1's session expires, c2 gets the item and acks it.
+  Workload w{.recipe = "locking-queue", .clients = 3, .rounds = 1, .producers = 1};
+  ScriptedFault crash{.kind = FaultKind::Crash, .client = 1, .on = RequestMatch{request_kind<GetDataRequest>, ""}};
+  ListDecisions d({});
+  RunResult r = run(w, d, {crash}, {});
+  EXPECT_TRUE(r.violations.empty()) << describe(r);
+  ASSERT_TRUE(std::ranges::any_of(r.history.notes(), [](const Note& n) { return n.client == 1 && n.what == "crashed"; }));
+  EXPECT_TRUE(std::ranges::any_of(r.history.ops(), [](const Op& o) {
+    return o.client == 1 && o.f == "take" && o.outcome == Outcome::Pending;
+  }));
+  EXPECT_EQ(oks(r.history, "ack", "c0-0"), 1);
+  EXPECT_TRUE(std::ranges::any_of(r.history.ops(), [](const Op& o) {
+    return o.client == 2 && o.f == "ack" && o.outcome == Outcome::Ok;
+  }));
+}
+
+TEST(Runner, QueueConsumersStopOnceEveryItemIsDelivered) {
+  Workload w{.recipe = "queue", .clients = 5, .rounds = 3, .producers = 2};
+  SeededDecisions d(3);
+  RunResult r = run(w, d, {}, {});
+  EXPECT_TRUE(r.violations.empty()) << describe(r);
+  for (int p = 0; p < 2; ++p) {
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(oks(r.history, "take", fmt::format("c{}-{}", p, i)), 1);
+  }
+  EXPECT_EQ(r.completed_rounds, 12);  // 6 puts, 6 takes
 }
 
 TEST(Runner, EveryFlawedRecipeIsCaughtByThePropertyItBreaks) {
@@ -104,10 +167,13 @@ TEST(Runner, PropertiesOfARecipeAreKnownPropertiesAndUnknownRecipesHaveNone) {
 }
 
 TEST(Runner, SameSeedSameTrace) {
-  Workload w{.recipe = "lock", .clients = 5, .rounds = 5};
-  SeededDecisions a(7), b(7);
-  EXPECT_EQ(run(w, a, {}, nemesis(FaultKind::Pause, 20)).trace_hash,
-            run(w, b, {}, nemesis(FaultKind::Pause, 20)).trace_hash);
+  for (const char* recipe : kCorrect) {
+    Workload w{.recipe = recipe, .clients = 5, .rounds = 5, .producers = 2};
+    SeededDecisions a(7), b(7);
+    EXPECT_EQ(run(w, a, {}, nemesis(FaultKind::Pause, 20)).trace_hash,
+              run(w, b, {}, nemesis(FaultKind::Pause, 20)).trace_hash)
+        << recipe;
+  }
 }
 
 TEST(Runner, UnknownRecipeIsABadWorkload) {
@@ -116,6 +182,15 @@ TEST(Runner, UnknownRecipeIsABadWorkload) {
   RunResult r = run(w, d, {});
   ASSERT_EQ(r.violations.size(), 1u);
   EXPECT_EQ(r.violations[0].property, "bad-workload");
+}
+
+TEST(Runner, MoreProducersThanClientsIsABadWorkload) {
+  Workload w{.recipe = "queue", .clients = 2, .producers = 3};
+  SeededDecisions d(1);
+  RunResult r = run(w, d, {});
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_EQ(r.violations[0].property, "bad-workload");
+  EXPECT_EQ(r.violations[0].message, "3 producers, but there are 2 clients");
 }
 
 }  // namespace

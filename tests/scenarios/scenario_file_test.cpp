@@ -88,6 +88,30 @@ expect violation mutual-exclusion
   EXPECT_FALSE(run_scenario(*s).as_expected);  // the correct lock does not show it
 }
 
+TEST(ScenarioFile, ProducersAreReadAndWritten) {
+  const char* text = R"(zksim-scenario 1
+recipe locking-queue
+clients 4
+producers 3
+seed 5
+expect pass
+)";
+  ParseError e;
+  auto s = parse_scenario(text, "q.scn", &e);
+  ASSERT_TRUE(s) << e.text();
+  EXPECT_EQ(s->workload.recipe, "locking-queue");
+  EXPECT_EQ(s->workload.producers, 3);
+  std::string written = write_scenario(*s);
+  EXPECT_NE(written.find("\nproducers 3\n"), std::string::npos) << written;
+  auto again = parse_scenario(written, "q2.scn", nullptr);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->workload.producers, 3);
+  // Without the directive: one producer.
+  auto defaults = parse_scenario("zksim-scenario 1\nrecipe queue\nclients 1\n", "d.scn", nullptr);
+  ASSERT_TRUE(defaults);
+  EXPECT_EQ(defaults->workload.producers, 1);
+}
+
 TEST(ScenarioFileErrors, MissingVersionLine) {
   EXPECT_EQ(error_of("recipe lock\n"), "t.scn:1:1: expected 'zksim-scenario 1' first");
   EXPECT_EQ(error_of(""), "t.scn:1:1: empty scenario: expected 'zksim-scenario 1'");
@@ -108,6 +132,13 @@ TEST(ScenarioFileErrors, BadNumbers) {
   EXPECT_EQ(error_of("zksim-scenario 1\nclients\n"), "t.scn:2:9: missing number");
   EXPECT_EQ(error_of("zksim-scenario 1\nnemesis pause 2000\n"), "t.scn:2:15: '2000' is not a number from 0 to 1000");
   EXPECT_EQ(error_of("zksim-scenario 1\nseed -1\n"), "t.scn:2:6: '-1' is not a seed (an unsigned 64-bit number)");
+}
+
+TEST(ScenarioFileErrors, MoreProducersThanClients) {
+  EXPECT_EQ(error_of("zksim-scenario 1\nrecipe queue\nproducers 3\nclients 2\n"),
+            "t.scn:3:11: 3 producers, but there are 2 clients");
+  EXPECT_EQ(error_of("zksim-scenario 1\nproducers -1\n"), "t.scn:2:11: '-1' is not a number from 0 to 10000");
+  EXPECT_EQ(error_of("zksim-scenario 1\nclients 2\nproducers 2\n"), "");
 }
 
 TEST(ScenarioFileErrors, TrailingWords) {

@@ -1,8 +1,10 @@
 // Distributed queues (ZooKeeper's queue recipe; Curator's DistributedQueue).
 //
 // Queue: FIFO with at-most-once delivery. put() creates a persistent
-// sequential node "…qn-<seq>" (unique-id protected, so a lost reply neither
-// loses nor doubles the item); take() deletes the lowest item it can: the
+// sequential node "…qn-<seq>" in one multi with an ephemeral marker that
+// tells, after a lost reply, whether the item was added (so a lost reply
+// neither loses nor doubles it, even if a consumer took the item before
+// the producer could look); take() deletes the lowest item it can: the
 // delete is the claim, so no item is delivered twice.
 //
 // LockingQueue: at-least-once. take() claims the lowest unclaimed item with
@@ -20,6 +22,7 @@
 
 #include "zksim/client.h"
 
+#include <optional>
 #include <string>
 
 namespace zksim::recipes {
@@ -32,18 +35,25 @@ struct Item {
 class Queue {
  public:
   Queue(Client& zk, std::string dir);
-  // Appends exactly once; returns the item's node path.
+  // Appends exactly once; returns the item's node path ("" when a lost
+  // reply hid it and a consumer took the item before put could look).
+  // Fails (SessionExpired, ...) only if the session ended before put knew;
+  // then the item may or may not have been added.
   Task<Result<std::string>> put(std::string data);
   // The head item, waiting while the queue is empty, up to `timeout_ms`
   // (negative: forever; then OperationTimeout). ConnectionLoss means the
   // delete of the head's node may or may not have applied: that item may
   // have been taken by this call and is then lost (at most once).
   Task<Result<Item>> take(TimeMs timeout_ms = -1);
+  // After a take() that failed with ConnectionLoss: the item whose delete
+  // it could not confirm. Empty after any other outcome.
+  const std::optional<Item>& in_doubt() const { return in_doubt_; }
   static constexpr const char* kMarker = "qn-";
 
  private:
   Client& zk_;
   std::string dir_;
+  std::optional<Item> in_doubt_;
 };
 
 class LockingQueue {

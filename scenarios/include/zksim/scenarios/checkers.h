@@ -97,17 +97,40 @@ std::vector<Violation> check_fenced_counter(int accepted_increments, int final_v
 // by the runner from the trace; an exclusive lock allows at most one.
 std::vector<Violation> check_herd(int max_wakeups_per_release, int allowed);
 
-// Queue: every value taken at most once; every value whose put ended ok is
-// taken or still queued (`left`), unless a take of it ended in info; a
-// value whose put ended in info appears at most once; FIFO: if put(a) ended
-// before put(b) began, and take(b) ended before any take returning a began
-// while a was queued, that is out of order.
+// Queue, over "put" and "take" ops whose value is the item (values are
+// unique) and the values still queued at the end (`left`).
+//
+// A take whose outcome is unknown, and which does not name its item, is
+// unresolved: at most once (a take ending in info, or never ending because
+// its client crashed) it may have removed any one item for good; at least
+// once (any take that did not end ok) it may have claimed any one item
+// until it ended. A take ending in info that names its item may have
+// removed that item.
+//
+// - no-duplicates (at most once only): no value taken twice, or taken and
+//   still queued, or queued twice;
+// - no-phantoms: every value taken or queued was put (ok, in info, or by a
+//   client that crashed during the put);
+// - no-loss: every value whose put ended ok is taken or queued; at most
+//   once, unless the items missing are no more than the unresolved takes
+//   (or a take naming it ended in info);
+// - fifo: when take(b) ended, no older item (its put ended before b's
+//   began) was still queued: neither taken by a take invoked by then nor
+//   possibly held by an unresolved take; older items left over beyond the
+//   unresolved takes at that moment are out of order.
 std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left,
                                    bool at_least_once);
 
-// Barriers: no "enter" ok before `members` enters were invoked; no "leave"
-// ok before every member that entered invoked leave.
+// Double barrier, per round (the ops' value names the round): no "enter"
+// ok before `members` enters were invoked; no "leave" ok before every
+// member that entered invoked leave or ended its session (a note "crashed"
+// or "expired": its node went with the session).
 std::vector<Violation> check_double_barrier(const History& h, int members);
+
+// Barrier (property "barrier-wait"): a "wait" on barrier v (the op's value)
+// invoked after a "raise" of v ended ok returns ok only after a "lower" of
+// v was invoked, after that raise began: nobody passes a raised barrier.
+std::vector<Violation> check_barrier(const History& h);
 
 // Leaks at quiescence, from the server's ground truth.
 std::vector<Violation> check_no_leaks(const std::vector<std::string>& nodes_left, std::size_t watches_left);

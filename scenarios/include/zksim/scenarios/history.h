@@ -46,8 +46,10 @@ class History {
   std::size_t invoke(int client, std::string f, TimeMs now, std::string value = {});
   void ok(std::size_t op, TimeMs now, std::string value = {}, std::int64_t fence = 0);
   void fail(std::size_t op, TimeMs now, Error e);
-  // The outcome is unknown (e.g. ConnectionLoss on a write).
-  void info(std::size_t op, TimeMs now, Error e);
+  // The outcome is unknown (e.g. ConnectionLoss on a write); `value`, if
+  // given, names what it may have done (e.g. the item a take may have
+  // removed).
+  void info(std::size_t op, TimeMs now, Error e, std::string value = {});
   void note(int client, TimeMs now, std::string what);
 
   const std::vector<Op>& ops() const { return ops_; }

@@ -6,6 +6,7 @@
 //   clients 5
 //   rounds 10
 //   hold-ms 5                       # also: think-ms timeout-ms session-timeout-ms leases
+//   producers 2                     # queues: how many clients put (at most clients)
 //   reentrant no
 //   nemesis pause 30                # per-mille rate of a fault class (repeatable)
 //   nemesis-pause-ms 3000           # also: nemesis-delay-ms

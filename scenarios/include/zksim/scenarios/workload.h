@@ -39,12 +39,15 @@ struct Workload {
   std::string recipe = "lock";   // a name from recipe_names()
   int clients = 5;
   int rounds = 10;               // acquisitions (or items, or rounds) per client
-  TimeMs hold_ms = 5;            // time inside the critical section
+  TimeMs hold_ms = 5;            // time inside the critical section (or with an item, or raised)
   TimeMs think_ms = 5;           // time between rounds
-  TimeMs timeout_ms = -1;        // acquire timeout; negative: none
+  // Acquire timeout, negative: none. Queues and barriers: the timeout of
+  // every take, wait, enter and leave; negative: two session timeouts.
+  TimeMs timeout_ms = -1;
   int session_timeout_ms = 2000;
   bool reentrant = false;        // acquire twice, release twice
   int leases = 2;                // semaphore
+  int producers = 1;             // queues: clients 0..producers-1 put, the others take
 };
 
 // The recipes a workload can drive, correct and flawed.

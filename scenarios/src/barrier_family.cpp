@@ -1,0 +1,169 @@
+// The barrier family, over `rounds` rounds.
+//
+// Barrier: in round r, client r % clients coordinates: it raises
+// <dir>/b<r>, tells the others, keeps it raised for hold_ms and lowers it;
+// the others, once told, wait on it. A member not told within the timeout
+// (its coordinator is slow or gone) skips the round.
+// Double barrier: every client enters <dir>/r<r> with all `clients`
+// members, works for hold_ms, and leaves.
+//
+// Checked: nobody passes early (check_barrier; check_double_barrier, where
+// a member whose session ended has left), liveness, and leaks at
+// quiescence, the clients still open. Nothing may be left under the
+// directory but the rounds' directories and what nobody could remove
+// because the session of whoever would have ended first: a barrier whose
+// lower never ended ok, a double barrier's "ready" in a round nobody left
+// ok. No watch may be left but those of timed-out waits, on a barrier
+// still raised or on a "ready" never created (a one-shot watch stays until
+// the next change; the client interface has no removeWatches).
+#include "workloads.h"
+
+#include "zksim/recipes/barrier.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace zksim::scenarios::detail {
+
+namespace {
+
+struct BarrierState final : FamilyState {
+  std::vector<std::vector<Signal>> raised;  // [round][client]: the coordinator raised it
+};
+
+TimeMs wait_ms(const Workload& w) {
+  return w.timeout_ms >= 0 ? w.timeout_ms : 2 * static_cast<TimeMs>(w.session_timeout_ms);
+}
+
+std::string barrier_name(int round) { return fmt::format("b{}", round); }
+std::string round_name(int round) { return fmt::format("r{}", round); }
+
+// Runs `call` as op `f` of `value`, recording its outcome; true if ok.
+template <class Call>
+Task<bool> recorded(Client& zk, int id, Shared& s, std::string f, std::string value, Call call) {
+  auto op = s.history.invoke(id, std::move(f), zk.now(), value);
+  Result<void> done = co_await call();
+  if (done) {
+    s.history.ok(op, zk.now(), value);
+  } else {
+    record_failure(s.history, op, zk.now(), done.error());
+  }
+  co_return done.ok();
+}
+
+Task<> barrier_client(Client& zk, int id, Workload w, Shared& s, BarrierState& b) {
+  for (int r = 0; r < w.rounds && !session_over(zk); ++r) {
+    const std::string name = barrier_name(r);
+    recipes::Barrier barrier(zk, kDir + "/" + name);
+    if (r % w.clients == id) {
+      bool up = co_await recorded(zk, id, s, "raise", name, [&] { return barrier.raise(); });
+      if (up) {
+        for (Signal& told : b.raised[static_cast<std::size_t>(r)]) told.set();
+      }
+      co_await zk.sleep(w.hold_ms);
+      // Lowered even if the raise failed: it may have happened.
+      co_await recorded(zk, id, s, "lower", name, [&] { return barrier.lower(); });
+      ++s.completed_rounds;
+    } else {
+      Signal told = b.raised[static_cast<std::size_t>(r)][static_cast<std::size_t>(id)];
+      bool up = co_await zk.wait_for(told, wait_ms(w));
+      co_await zk.sleep(0);  // go on at this client's own pace (e.g. after its pause)
+      if (up) {
+        bool passed = co_await recorded(zk, id, s, "wait", name, [&] { return barrier.wait(wait_ms(w)); });
+        if (passed) ++s.completed_rounds;
+      }
+    }
+    co_await zk.sleep(w.think_ms);
+  }
+}
+
+Task<> double_barrier_client(Client& zk, int id, Workload w, Shared& s) {
+  for (int r = 0; r < w.rounds && !session_over(zk); ++r) {
+    const std::string name = round_name(r);
+    recipes::DoubleBarrier barrier(zk, kDir + "/" + name, w.clients);
+    bool in = co_await recorded(zk, id, s, "enter", name, [&] { return barrier.enter(wait_ms(w)); });
+    if (in) {
+      co_await zk.sleep(w.hold_ms);
+      bool out = co_await recorded(zk, id, s, "leave", name, [&] { return barrier.leave(wait_ms(w)); });
+      if (out) ++s.completed_rounds;
+    }
+    co_await zk.sleep(w.think_ms);
+  }
+}
+
+std::string spawn(World& world, const Workload& w, Shared& s) {
+  auto state = std::make_unique<BarrierState>();
+  BarrierState& b = *state;
+  s.family = std::move(state);
+  b.raised.resize(static_cast<std::size_t>(w.rounds));
+  for (auto& round : b.raised) round.resize(static_cast<std::size_t>(w.clients));  // a Signal each
+  for (int i = 0; i < w.clients; ++i) {
+    Client& zk = world.open(fmt::format("c{}", i), w.session_timeout_ms);
+    int id = world.id(zk);
+    world.spawn(zk, w.recipe == "barrier" ? barrier_client(zk, id, w, s, b) : double_barrier_client(zk, id, w, s));
+  }
+  return {};
+}
+
+std::vector<std::string> properties(const std::string& recipe) {
+  if (recipe == "barrier") return {"barrier-wait", "liveness", "no-leaks"};
+  return {"barrier-enter", "barrier-leave", "liveness", "no-leaks"};
+}
+
+// Notes "expired" at each server-side expiry of a client's session.
+void note_expiries(const Trace& trace, History& h) {
+  std::map<std::int64_t, int> client_of;  // session id -> client
+  for (const TraceEvent& e : trace.events()) {
+    if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
+  }
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind != TraceKind::Server || e.code != static_cast<std::int32_t>(ServerAction::SessionExpired)) continue;
+    auto c = client_of.find(e.session.value);
+    if (c != client_of.end()) h.note(c->second, e.time, "expired");
+  }
+}
+
+// Whether some op `f` of `value` ended ok.
+bool ended_ok(const History& h, const std::string& f, const std::string& value) {
+  return std::any_of(h.ops().begin(), h.ops().end(), [&](const Op& o) {
+    return o.f == f && o.value == value && o.outcome == Outcome::Ok;
+  });
+}
+
+void check(World& world, const Workload& w, Shared& s, RunResult& out) {
+  const Server& server = world.server();
+  std::vector<std::string> strays;
+  std::vector<Violation>& v = out.violations;
+  // A timed-out wait's watch: on a barrier still raised, or on a round's
+  // "ready" that was never created.
+  auto timed_out = [&](const std::string& watch) {
+    if (!watch.starts_with("data ")) return false;
+    const std::string path = watch.substr(5);
+    const bool exists = server.node(path).has_value();
+    return w.recipe == "barrier" ? exists : (!exists && path.ends_with(std::string("/") + recipes::DoubleBarrier::kReady));
+  };
+  if (w.recipe == "barrier") {
+    for (const std::string& name : server.children(kDir)) {
+      if (ended_ok(s.history, "lower", name)) strays.push_back(kDir + "/" + name);
+    }
+    append(v, check_barrier(s.history));
+  } else {
+    note_expiries(world.trace(), s.history);
+    for (const std::string& round : server.children(kDir)) {
+      for (const std::string& name : server.children(kDir + "/" + round)) {
+        if (name == recipes::DoubleBarrier::kReady && !ended_ok(s.history, "leave", round)) continue;
+        strays.push_back(kDir + "/" + round + "/" + name);
+      }
+    }
+    append(v, check_double_barrier(s.history, w.clients));
+  }
+  append(v, check_no_pending(s.history, {"raise", "lower", "wait", "enter", "leave"}));
+  append(v, check_no_leaks(strays, watches_left(server, timed_out)));
+}
+
+}  // namespace
+
+Family barrier_family() { return Family{{"barrier", "double-barrier"}, spawn, properties, check}; }
+
+}  // namespace zksim::scenarios::detail

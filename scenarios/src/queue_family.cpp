@@ -1,0 +1,204 @@
+// The queue family: the FIFO queue (delivery at most once) and the locking
+// queue (at least once). Clients 0..producers-1 put `rounds` items each,
+// with unique values "c<id>-<i>"; the others take until every item put ok
+// was delivered, or until a take begun after the producers finished found
+// nothing for its whole timeout. A locking-queue consumer holds its item
+// for hold_ms, then acks it; if it dies first, the item is delivered again.
+//
+// Checked: check_queue (at least once for the locking queue) against the
+// items still on the server, liveness, and leaks at quiescence, the clients
+// still open: nothing in the queue's directory but queued items (and the
+// locking queue's two directories, with no claim left), and no watch but
+// the child watches of takes that timed out (a one-shot watch stays until
+// the next change; the client interface has no removeWatches).
+#include "workloads.h"
+
+#include "zksim/recipes/queue.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace zksim::scenarios::detail {
+
+namespace {
+
+struct QueueState final : FamilyState {
+  std::vector<const Client*> producers;
+  std::vector<bool> finished;       // per producer
+  std::set<std::string> put_ok;     // values whose put ended ok
+  std::set<std::string> delivered;  // taken (queue) or acked (locking queue)
+
+  // Every producer finished, or its process crashed.
+  bool producers_done() const {
+    for (std::size_t i = 0; i < producers.size(); ++i) {
+      if (!finished[i] && producers[i]->state() != SessionState::Closed) return false;
+    }
+    return true;
+  }
+  bool all_delivered() const {
+    return std::includes(delivered.begin(), delivered.end(), put_ok.begin(), put_ok.end());
+  }
+};
+
+bool at_least_once(const std::string& recipe) { return recipe == "locking-queue"; }
+
+TimeMs wait_ms(const Workload& w) {
+  return w.timeout_ms >= 0 ? w.timeout_ms : 2 * static_cast<TimeMs>(w.session_timeout_ms);
+}
+
+// A put that failed after its session ended may have created its item
+// before: like a lost reply, its outcome is unknown.
+void record_put_failure(History& h, std::size_t op, TimeMs now, Error e) {
+  if (e == Error::SessionExpired || e == Error::InvalidState || e == Error::Closing) {
+    h.info(op, now, e);
+  } else {
+    record_failure(h, op, now, e);
+  }
+}
+
+template <class Q>
+Task<> producer(Client& zk, int id, std::size_t index, Workload w, Shared& s, QueueState& q) {
+  Q queue(zk, kDir);
+  for (int i = 0; i < w.rounds && !session_over(zk); ++i) {
+    std::string value = fmt::format("c{}-{}", id, i);
+    auto op = s.history.invoke(id, "put", zk.now(), value);
+    auto put = co_await queue.put(value);
+    if (put) {
+      s.history.ok(op, zk.now(), value);
+      q.put_ok.insert(value);
+      ++s.completed_rounds;
+    } else {
+      record_put_failure(s.history, op, zk.now(), put.error());
+    }
+    co_await zk.sleep(w.think_ms);
+  }
+  q.finished[index] = true;
+}
+
+// Delivers `item` for good: the plain queue's take already did; the
+// locking queue's consumer works on it, then acks.
+Task<bool> finish(recipes::Queue&, Client&, int, recipes::Item, Workload, Shared&) { co_return true; }
+
+Task<bool> finish(recipes::LockingQueue& queue, Client& zk, int id, recipes::Item item, Workload w, Shared& s) {
+  co_await zk.sleep(w.hold_ms);
+  auto op = s.history.invoke(id, "ack", zk.now(), item.data);
+  auto acked = co_await queue.ack(item);
+  if (acked) {
+    s.history.ok(op, zk.now(), item.data);
+    co_return true;
+  }
+  record_failure(s.history, op, zk.now(), acked.error());
+  co_return false;
+}
+
+// The value of the item a failed take may have removed ("": unknown).
+std::string in_doubt(const recipes::Queue& q) { return q.in_doubt() ? q.in_doubt()->data : ""; }
+std::string in_doubt(const recipes::LockingQueue&) { return {}; }
+
+template <class Q>
+Task<> consumer(Client& zk, int id, Workload w, Shared& s, QueueState& q) {
+  Q queue(zk, kDir);
+  while (!session_over(zk)) {
+    const bool producers_done = q.producers_done();
+    if (producers_done && q.all_delivered()) break;
+    auto op = s.history.invoke(id, "take", zk.now());
+    auto got = co_await queue.take(wait_ms(w));
+    if (!got) {
+      if (got.error() == Error::ConnectionLoss) {
+        s.history.info(op, zk.now(), got.error(), in_doubt(queue));
+      } else {
+        record_failure(s.history, op, zk.now(), got.error());
+      }
+      // Found nothing for a whole timeout begun after the producers were
+      // done: whatever was put ok and not delivered is gone or stuck.
+      if (got.error() == Error::OperationTimeout && producers_done) break;
+      co_await zk.sleep(w.think_ms);
+      continue;
+    }
+    s.history.ok(op, zk.now(), got->data);
+    std::string value = got->data;
+    bool done = co_await finish(queue, zk, id, std::move(*got), w, s);
+    if (done) {
+      q.delivered.insert(value);
+      ++s.completed_rounds;
+    }
+    co_await zk.sleep(w.think_ms);
+  }
+}
+
+std::string spawn(World& world, const Workload& w, Shared& s) {
+  if (w.producers < 0 || w.producers > w.clients) {
+    return fmt::format("{} producers, but there are {} clients", w.producers, w.clients);
+  }
+  auto state = std::make_unique<QueueState>();
+  QueueState& q = *state;
+  s.family = std::move(state);
+  const bool locking = at_least_once(w.recipe);
+  for (int i = 0; i < w.clients; ++i) {
+    Client& zk = world.open(fmt::format("c{}", i), w.session_timeout_ms);
+    int id = world.id(zk);
+    if (i < w.producers) {
+      q.producers.push_back(&zk);
+      q.finished.push_back(false);
+      auto index = q.producers.size() - 1;
+      world.spawn(zk, locking ? producer<recipes::LockingQueue>(zk, id, index, w, s, q)
+                              : producer<recipes::Queue>(zk, id, index, w, s, q));
+    } else {
+      world.spawn(zk, locking ? consumer<recipes::LockingQueue>(zk, id, w, s, q)
+                              : consumer<recipes::Queue>(zk, id, w, s, q));
+    }
+  }
+  return {};
+}
+
+std::vector<std::string> properties(const std::string& recipe) {
+  if (at_least_once(recipe)) return {"queue-no-loss", "queue-no-phantoms", "queue-fifo", "liveness", "no-leaks"};
+  return {"queue-no-loss", "queue-no-duplicates", "queue-no-phantoms", "queue-fifo", "liveness", "no-leaks"};
+}
+
+// The values of the items under `dir` (nodes carrying the queue's marker);
+// anything else there goes to `others`.
+std::vector<std::string> items_in(const Server& server, const std::string& dir, std::vector<std::string>& others) {
+  std::vector<std::string> values;
+  for (const std::string& name : server.children(dir)) {
+    std::string path = dir + "/" + name;
+    auto node = server.node(path);
+    if (node && name.find(recipes::Queue::kMarker) != std::string::npos) {
+      values.push_back(node->data);
+    } else {
+      others.push_back(path);
+    }
+  }
+  return values;
+}
+
+void check(World& world, const Workload& w, Shared& s, RunResult& out) {
+  const Server& server = world.server();
+  std::vector<std::string> strays, left, dirs{kDir};
+  if (at_least_once(w.recipe)) {
+    recipes::LockingQueue shape(world.client(0), kDir);
+    dirs = {shape.items_dir(), shape.claims_dir()};
+    left = items_in(server, shape.items_dir(), strays);
+    for (const std::string& claim : server.children(shape.claims_dir())) strays.push_back(shape.claims_dir() + "/" + claim);
+    for (const std::string& name : server.children(kDir)) {
+      std::string path = kDir + "/" + name;
+      if (path != shape.items_dir() && path != shape.claims_dir()) strays.push_back(path);
+    }
+  } else {
+    left = items_in(server, kDir, strays);
+  }
+  auto take_timed_out = [&](const std::string& watch) {
+    return std::any_of(dirs.begin(), dirs.end(), [&](const std::string& d) { return watch == "child " + d; });
+  };
+  std::vector<Violation>& v = out.violations;
+  append(v, check_queue(s.history, left, at_least_once(w.recipe)));
+  append(v, check_no_pending(s.history, {"put", "take", "ack"}));
+  append(v, check_no_leaks(strays, watches_left(server, take_timed_out)));
+}
+
+}  // namespace
+
+Family queue_family() { return Family{{"queue", "locking-queue"}, spawn, properties, check}; }
+
+}  // namespace zksim::scenarios::detail
