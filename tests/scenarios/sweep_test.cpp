@@ -40,7 +40,8 @@ TEST_P(Sweep, HoldsEveryPropertyUnderEveryFaultClassForManySeeds) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(CorrectRecipes, Sweep, testing::Values("lock", "rw-lock", "semaphore", "election"),
+INSTANTIATE_TEST_SUITE_P(CorrectRecipes, Sweep, testing::Values("lock", "rw-lock", "semaphore", "election", "queue",
+                                         "locking-queue", "barrier", "double-barrier"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::replace(name.begin(), name.end(), '-', '_');
