@@ -49,13 +49,12 @@ std::vector<std::string> fault_class_names() {
 }
 
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list) {
-  if (list == "none") return {};
   std::vector<int> out;
   std::size_t start = 0;
   while (true) {
     std::size_t comma = list.find(',', start);
     std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    int kind = -1;
+    int kind = name == "none" ? kFaultKinds : -1;  // "none" in a list adds nothing
     for (int k = 0; k < kFaultKinds; ++k) {
       if (fault_kind_name(k) == name) kind = k;
     }
@@ -63,7 +62,7 @@ std::vector<int> parse_fault_classes(const std::string& what, const std::string&
       throw UsageError(fmt::format("{}: unknown fault class '{}' (known: none, {})", what, name,
                                    fmt::join(fault_class_names(), ", ")));
     }
-    if (std::find(out.begin(), out.end(), kind) == out.end()) out.push_back(kind);
+    if (kind < kFaultKinds && std::find(out.begin(), out.end(), kind) == out.end()) out.push_back(kind);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }

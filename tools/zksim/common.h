@@ -24,7 +24,7 @@ void print_json(const nlohmann::json& j);
 
 // The fault classes, in FaultKind order ("drop-before-apply", ...).
 std::vector<std::string> fault_class_names();
-// "pause,crash" -> their FaultKind values; "none" -> empty. Throws
+// "pause,crash" -> their FaultKind values; "none" adds nothing. Throws
 // UsageError naming `what` on an unknown class.
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list);
 
