@@ -102,7 +102,7 @@ void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int 
   scenarios::Scenario& s = shrunk.scenario;
   s.comments = {
       fmt::format("{} violates {} ({}).", c.workload.recipe, f.property, shrunk.violation.message),
-      fmt::format("Found by zksim explore (faults: {}) with seed {}; {} decisions shrunk to {}.", c.faults,
+      fmt::format("Found by seeded exploration (faults: {}) with seed {}; {} decisions shrunk to {}.", c.faults,
                   f.seed, found.decisions.size(), s.decisions.size())};
   f.violation = shrunk.violation;
   f.shrunk_decisions = static_cast<std::int64_t>(s.decisions.size());
