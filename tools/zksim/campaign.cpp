@@ -97,7 +97,7 @@ void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int 
   f.shrink_runs = shrunk.runs;
   if (!shrunk.reproduced) {
     // A recorded run that does not replay is a determinism bug: stop there.
-    throw UsageError(fmt::format("run with seed {} did not replay from its recorded decisions (determinism bug)", f.seed));
+    throw UsageError(fmt::format("zksim: the run with seed {} did not replay from its recorded decisions (determinism bug)", f.seed));
   }
   scenarios::Scenario& s = shrunk.scenario;
   s.comments = {
@@ -112,7 +112,7 @@ void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int 
   std::ofstream out(path, std::ios::binary);
   out << scenarios::write_scenario(s);
   out.close();
-  if (!out) throw UsageError(fmt::format("cannot write {}", path));
+  if (!out) throw UsageError(fmt::format("zksim: cannot write {}", path));
   f.scenario_file = path;
 }
 
