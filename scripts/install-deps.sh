@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libgtest-dev libgmock-dev librapidcheck-dev libfmt-dev libbenchmark-dev libssl-dev
   libzookeeper-mt-dev          # the real backend: ZooKeeper's C client
+  nlohmann-json3-dev           # the zksim program's --json output
   zookeeper default-jre-headless  # the real server the conformance tests start
   chromium                     # the HTML timeline test loads the page in headless Chromium
 )

@@ -1,0 +1,102 @@
+// zksim --help, every subcommand's --help, unknown commands and options,
+// and zksim list.
+#include "cli.h"
+
+#include <gtest/gtest.h>
+
+namespace zksim::cli_test {
+namespace {
+
+const std::vector<std::string> kCommands{"matrix", "run", "explore", "merge", "replay", "timeline", "list"};
+
+TEST(Cli, HelpListsEveryCommand) {
+  for (const char* flag : {"--help", "-h", "help"}) {
+    Ran r = zksim({flag});
+    EXPECT_EQ(r.status, 0) << flag;
+    EXPECT_TRUE(r.err.empty());
+    for (const std::string& c : kCommands) EXPECT_NE(r.out.find("  " + c + " "), std::string::npos) << c;
+  }
+}
+
+TEST(Cli, EveryCommandHasHelp) {
+  for (const std::string& c : kCommands) {
+    Ran r = zksim({c, "--help"});
+    EXPECT_EQ(r.status, 0) << c;
+    EXPECT_TRUE(r.out.starts_with("Usage: zksim " + c)) << r.out;
+    EXPECT_NE(r.out.find("--help"), std::string::npos);
+    if (c != "list") {
+      EXPECT_NE(r.out.find("Exit status"), std::string::npos) << c;
+    }
+    EXPECT_EQ(r.out.find("--worker"), std::string::npos) << c << " shows an internal option";
+  }
+}
+
+TEST(Cli, NoCommandOrAnUnknownOneIsOneLineAndExit2) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{}, {"frobnicate"}, {"--bogus"}}) {
+    Ran r = zksim(args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
+TEST(Cli, UnknownOptionIsOneLineAndExit2ForEveryCommand) {
+  for (const std::string& c : kCommands) {
+    Ran r = zksim({c, "--no-such-option", "x"});
+    EXPECT_EQ(r.status, 2) << c;
+    EXPECT_EQ(lines(r.err), 1) << c << ": " << r.err;
+    EXPECT_NE(r.err.find("unknown option '--no-such-option'"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("terminate"), std::string::npos);
+  }
+}
+
+TEST(Cli, MissingOrBadValuesAreOneLineAndExit2) {
+  const std::vector<std::vector<std::string>> bad{
+      {"explore", "--recipe"},                                // value missing
+      {"explore", "--recipe", "lock", "--runs", "abc"},       // not a number
+      {"explore", "--recipe", "lock", "--runs", "0"},         // out of range
+      {"explore", "--recipe", "lock", "--runs", "12x"},
+      {"explore", "--recipe", "lock", "--seed", "-1"},
+      {"explore", "--recipe", "lock", "--seed", "99999999999999999999999"},
+      {"explore", "--recipe", "lock", "--time", "-3"},
+      {"explore", "--recipe", "lock", "--runs", "5", "--runs", "6"},  // given twice
+      {"explore", "--recipe", "lock", "--json=yes"},          // a flag with a value
+      {"matrix", "--budget", "1e3"},
+      {"matrix", "--jobs", "0"},
+      {"list", "extra"},                                      // positional where none is taken
+  };
+  for (const auto& args : bad) {
+    Ran r = zksim(args);
+    EXPECT_EQ(r.status, 2) << args.back();
+    EXPECT_EQ(lines(r.err), 1) << args.back() << ": " << r.err;
+  }
+}
+
+TEST(Cli, ListNamesRecipesPropertiesAndFaultClassesOneALine) {
+  Ran r = zksim({"list"});
+  ASSERT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("recipe lock correct checks mutual-exclusion,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("recipe flawed/herd-lock flawed checks"), std::string::npos);
+  EXPECT_NE(r.out.find("breaks herd-effect under no faults"), std::string::npos);
+  EXPECT_NE(r.out.find("property mutual-exclusion\n"), std::string::npos);
+  EXPECT_NE(r.out.find("fault-class pause\n"), std::string::npos);
+  Ran j = zksim({"list", "--json"});
+  ASSERT_EQ(j.status, 0);
+  nlohmann::json doc = parse_json(j.out);
+  ASSERT_TRUE(doc.is_object());
+  // Text and JSON list the same things: one line per recipe, property and class.
+  EXPECT_EQ(lines(r.out), static_cast<int>(doc["recipes"].size() + doc["properties"].size() + doc["fault_classes"].size()));
+  EXPECT_EQ(doc["fault_classes"].size(), 6u);
+  int flawed = 0;
+  for (const auto& recipe : doc["recipes"]) {
+    EXPECT_FALSE(recipe["properties"].empty()) << recipe["name"];
+    if (recipe["flawed"].get<bool>()) {
+      ++flawed;
+      EXPECT_TRUE(recipe.contains("breaks")) << recipe["name"];
+    }
+  }
+  EXPECT_GE(flawed, 6);
+}
+
+}  // namespace
+}  // namespace zksim::cli_test

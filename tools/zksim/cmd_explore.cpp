@@ -1,0 +1,124 @@
+// zksim explore: seeded random exploration of one recipe; shrinks and
+// writes down the first run that violated each property.
+#include "campaign_json.h"
+#include "commands.h"
+#include "common.h"
+#include "progress.h"
+#include "report.h"
+#include "workers.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+namespace zksim::cli {
+
+CommandSpec explore_spec() {
+  return CommandSpec{
+      .name = "explore",
+      .summary = "explore one recipe under random schedules and faults; shrink what fails",
+      .options =
+          {{"--recipe", "NAME", "the recipe to drive (see 'zksim list'); required"},
+           {"--clients", "N", "clients taking part (default 4)"},
+           {"--rounds", "N", "acquisitions (or items, rounds) per client (default 4)"},
+           {"--hold-ms", "MS", "time inside the critical section (default 5; a flawed recipe: its own)"},
+           {"--faults", "CLASS,...", "fault classes of the nemesis, or 'none' (default none; a flawed recipe: the one that exposes it)"},
+           {"--rate", "PER_MILLE", "chance per request of each fault class striking, in 1/1000 (default 30)"},
+           {"--runs", "N", "runs to make (default 200)"},
+           {"--time", "SECONDS", "instead of --runs: run until this much wall-clock time has passed"},
+           {"--seed", "S", "run i is seeded with S + i (default 1)"},
+           {"--jobs", "N", "worker processes running seeds in parallel (default 1); same results for any N"},
+           {"--shard", "I/N", "only the runs i with i mod N = I, to fan a campaign out; see 'zksim merge'"},
+           {"--out", "DIR", "where scenario files go (default: failures)"},
+           {"--shrink-runs", "N", "most runs spent shrinking each violation (default 2000)"},
+           {"--json", "", "print the report as JSON"},
+           {"--worker", "", "", true}},
+      .details =
+          "Each run is recorded; the first run (lowest index) that violated each property is\n"
+          "shrunk (chunks of its decision list removed, values lowered toward 0, keeping the\n"
+          "violation) and written to DIR/<recipe>.<property>.seed<S>.scn, with the command that\n"
+          "replays it. On a terminal, stderr shows a live line: runs, runs/s, probes reached\n"
+          "(coverage probe names hit so far), violations (runs that violated something).\n"
+          "Exit status: 0 no violation, 1 a violation found, 2 bad input."};
+}
+
+namespace {
+
+Campaign campaign_from(const Args& a) {
+  if (!a.has("--recipe")) throw UsageError("zksim explore: --recipe NAME is required (see 'zksim list')");
+  Campaign c;
+  const std::string recipe = a.text("--recipe", "");
+  const auto& all = scenarios::recipe_names();
+  if (std::find(all.begin(), all.end(), recipe) == all.end()) {
+    throw UsageError(fmt::format("zksim explore --recipe: unknown recipe '{}' (known: {})", recipe, fmt::join(all, ", ")));
+  }
+  if (a.has("--runs") && a.has("--time")) throw UsageError("zksim explore: give --runs or --time, not both");
+  c.workload.recipe = recipe;
+  c.workload.clients = static_cast<int>(a.integer("--clients", 4, 1, 100));
+  c.workload.rounds = static_cast<int>(a.integer("--rounds", 4, 1, 10'000));
+  const auto rate = static_cast<std::uint32_t>(a.integer("--rate", 30, 0, 1000));
+  const scenarios::FlawedRecipe* flaw = flaw_of(recipe);
+  if (flaw && !a.has("--faults")) {
+    c.config = flaw->config();
+    if (a.has("--rate")) {
+      for (std::uint32_t& r : c.config.nemesis.per_mille) r = r ? rate : 0;
+    }
+    c.workload.hold_ms = flaw->hold_ms;
+  } else {
+    c.config = nemesis_config(parse_fault_classes("zksim explore --faults", a.text("--faults", "none")), rate);
+  }
+  c.workload.hold_ms = a.integer("--hold-ms", c.workload.hold_ms, 0, 3'600'000);
+  c.faults = fault_label(c.config);
+  c.seed = a.unsigned64("--seed", 1);
+  c.runs = a.has("--time") ? 0 : a.integer("--runs", 200, 1, 1'000'000'000);
+  return c;
+}
+
+}  // namespace
+
+int explore_main(const Args& args) {
+  const Campaign c = campaign_from(args);
+  const Shard shard = args.has("--shard") ? parse_shard("zksim explore --shard", args.text("--shard", "")) : Shard{};
+  const std::optional<double> seconds = args.has("--time") ? std::optional<double>(args.seconds("--time")) : std::nullopt;
+  const int jobs = static_cast<int>(args.integer("--jobs", 1, 1, 64));
+  const int shrink_runs = static_cast<int>(args.integer("--shrink-runs", 2000, 0, 1'000'000));
+  const std::string out_dir = args.text("--out", "failures");
+
+  if (args.flag("--worker")) {
+    CampaignResult r = explore(c, shard, seconds, [](const CampaignResult& p) { emit_worker_line("progress", progress_json(p)); });
+    emit_worker_line("result", result_json(r));
+    return 0;
+  }
+
+  ProgressLine line(stderr_is_terminal());
+  const std::string what = fmt::format("explore {}", c.workload.recipe);
+  CampaignResult r;
+  if (jobs == 1) {
+    r = explore(c, shard, seconds, [&](const CampaignResult& p) { line.show(what, p.runs, p.probes_reached(), p.violating_runs); });
+  } else {
+    WorkerTotals totals(jobs);
+    std::vector<std::string> worker_args{"explore"};
+    worker_args.insert(worker_args.end(), args.raw.begin(), args.raw.end());
+    auto results = run_workers(worker_args, shard, jobs, [&](int j, const nlohmann::json& p) {
+      totals.update(j, p);
+      line.show(what, totals.runs(), totals.probes_reached(), totals.violating_runs());
+    });
+    for (std::size_t j = 0; j < results.size(); ++j) {
+      merge_into(r, result_from_json(results[j], fmt::format("zksim explore: worker {}", j)));
+    }
+  }
+  for (auto& [property, f] : r.findings) {
+    line.show(fmt::format("shrinking {}", property), r.runs, r.probes_reached(), r.violating_runs);
+    shrink_finding(c, f, fmt::format("{}/{}.{}.seed{}.scn", out_dir, file_stem(c.workload.recipe), property, f.seed), shrink_runs);
+  }
+  line.clear();
+  if (args.flag("--json")) {
+    print_json(explore_document(campaign_json(c), {shard}, r));
+  } else {
+    std::fputs(explore_text(campaign_json(c), {shard}, r).c_str(), stdout);
+  }
+  return r.findings.empty() ? 0 : 1;
+}
+
+}  // namespace zksim::cli

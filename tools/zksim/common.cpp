@@ -1,0 +1,90 @@
+#include "common.h"
+
+#include "args.h"
+#include "zksim/trace.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace zksim::cli {
+
+namespace {
+std::string& name_storage() {
+  static std::string name = "zksim";
+  return name;
+}
+
+std::string shell_quote(const std::string& s) {
+  bool plain = !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@") == std::string::npos;
+  if (plain) return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+}  // namespace
+
+void set_program_name(std::string argv0) { name_storage() = std::move(argv0); }
+const std::string& program_name() { return name_storage(); }
+
+std::string program_command() { return shell_quote(program_name()); }
+
+std::string replay_command(const std::string& file) {
+  return fmt::format("{} replay {}", shell_quote(program_name()), shell_quote(file));
+}
+
+void print_json(const nlohmann::json& j) {
+  std::fputs(j.dump(2).c_str(), stdout);
+  std::fputc('\n', stdout);
+}
+
+std::vector<std::string> fault_class_names() {
+  std::vector<std::string> out;
+  for (int k = 0; k < kFaultKinds; ++k) out.emplace_back(fault_kind_name(k));
+  return out;
+}
+
+std::vector<int> parse_fault_classes(const std::string& what, const std::string& list) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t comma = list.find(',', start);
+    std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    int kind = name == "none" ? kFaultKinds : -1;  // "none" in a list adds nothing
+    for (int k = 0; k < kFaultKinds; ++k) {
+      if (fault_kind_name(k) == name) kind = k;
+    }
+    if (kind < 0) {
+      throw UsageError(fmt::format("{}: unknown fault class '{}' (known: none, {})", what, name,
+                                   fmt::join(fault_class_names(), ", ")));
+    }
+    if (kind < kFaultKinds && std::find(out.begin(), out.end(), kind) == out.end()) out.push_back(kind);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+WorldConfig nemesis_config(const std::vector<int>& kinds, std::uint32_t per_mille) {
+  WorldConfig c;
+  for (int k : kinds) c.nemesis.per_mille[k] = per_mille;
+  c.nemesis.pause_ms = 3000;
+  c.nemesis.delay_ms = 50;
+  return c;
+}
+
+std::string fault_label(const WorldConfig& config) {
+  std::string out;
+  for (int k = 0; k < kFaultKinds; ++k) {
+    if (config.nemesis.per_mille[k]) out += fmt::format("{}{}", out.empty() ? "" : ",", fault_kind_name(k));
+  }
+  return out.empty() ? "none" : out;
+}
+
+bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
+
+}  // namespace zksim::cli

@@ -1,0 +1,40 @@
+// What several subcommands share: the program's name for printed commands,
+// JSON on stdout, fault classes by name, and the nemesis of a campaign.
+#pragma once
+
+#include "zksim/world.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+#include <vector>
+
+namespace zksim::cli {
+
+// argv[0] as the user typed it, for commands printed to be copied.
+void set_program_name(std::string argv0);
+const std::string& program_name();
+// The program name quoted for a shell where needed.
+std::string program_command();
+// "<program> replay <file>", quoted for a shell where needed.
+std::string replay_command(const std::string& file);
+
+// Prints `j` indented, with a newline.
+void print_json(const nlohmann::json& j);
+
+// The fault classes, in FaultKind order ("drop-before-apply", ...).
+std::vector<std::string> fault_class_names();
+// "pause,crash" -> their FaultKind values; "none" adds nothing. Throws
+// UsageError naming `what` on an unknown class.
+std::vector<int> parse_fault_classes(const std::string& what, const std::string& list);
+
+// A world whose nemesis strikes with each of `kinds` at `per_mille`
+// (random pauses of 3 s, longer than the workloads' 2 s sessions; delays of 50 ms).
+WorldConfig nemesis_config(const std::vector<int>& kinds, std::uint32_t per_mille);
+// "pause,crash", or "none".
+std::string fault_label(const WorldConfig& config);
+
+// The terminal progress line goes to stderr only when it is a terminal.
+bool stderr_is_terminal();
+
+}  // namespace zksim::cli

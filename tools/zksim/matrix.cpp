@@ -1,0 +1,81 @@
+#include "matrix.h"
+
+#include "common.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace zksim::cli {
+
+std::vector<MatrixCampaign> matrix_campaigns(const MatrixOptions& o) {
+  std::vector<MatrixCampaign> out;
+  for (const std::string& recipe : o.recipes) {
+    const scenarios::FlawedRecipe* flaw = flaw_of(recipe);
+    for (const std::string& fault : o.faults) {
+      MatrixCampaign m{recipe, fault, {}, {}};
+      Campaign& c = m.campaign;
+      c.workload.recipe = recipe;
+      c.workload.clients = o.clients;
+      c.workload.rounds = o.rounds;
+      const std::vector<int> kinds = parse_fault_classes("zksim matrix", fault);
+      if (flaw && fault == fault_label(flaw->config())) {
+        c.config = flaw->config();
+        c.workload.hold_ms = flaw->hold_ms;
+      } else {
+        c.config = nemesis_config(kinds, 30);
+        c.workload.hold_ms = fault == "pause" ? 600 : 5;
+      }
+      c.faults = fault;
+      c.seed = o.seed;
+      c.runs = o.runs;
+      out.push_back(std::move(m));
+    }
+  }
+  return out;
+}
+
+bool Matrix::ok() const {
+  return std::all_of(rows.begin(), rows.end(), [](const RecipeRow& r) { return r.ok; });
+}
+
+Matrix verdicts(const MatrixOptions& o, const std::vector<MatrixCampaign>& done, const std::string& out_dir,
+                int shrink_runs) {
+  Matrix m;
+  m.options = o;
+  const auto& properties = scenarios::property_names();
+  for (const MatrixCampaign& c : done) m.runs += c.result.runs;
+  for (const std::string& recipe : o.recipes) {
+    RecipeRow row;
+    row.recipe = recipe;
+    row.flawed = scenarios::recipe_is_flawed(recipe);
+    if (const scenarios::FlawedRecipe* f = flaw_of(recipe)) row.breaks = f->property;
+    const std::vector<std::string> applies = scenarios::properties_of(recipe);
+    bool any_violated = false, breaks_violated = false;
+    for (const std::string& p : properties) {
+      Cell cell;
+      if (std::find(applies.begin(), applies.end(), p) != applies.end()) cell.kind = Cell::Holds;
+      for (const MatrixCampaign& c : done) {
+        if (c.recipe != recipe || cell.kind != Cell::Holds) continue;
+        auto it = c.result.findings.find(p);
+        if (it == c.result.findings.end()) continue;
+        cell.kind = Cell::Violated;
+        cell.campaign = &c;
+        cell.finding = it->second;
+        shrink_finding(c.campaign, cell.finding,
+                       fmt::format("{}/{}.{}.{}.seed{}.scn", out_dir, file_stem(recipe), p, c.fault, cell.finding.seed),
+                       shrink_runs);
+      }
+      if (cell.kind == Cell::Violated) {
+        any_violated = true;
+        if (p == row.breaks) breaks_violated = true;
+      }
+      row.cells.push_back(std::move(cell));
+    }
+    row.ok = row.flawed ? breaks_violated : !any_violated;
+    m.rows.push_back(std::move(row));
+  }
+  return m;
+}
+
+}  // namespace zksim::cli

@@ -1,0 +1,64 @@
+// The verdict matrix: every recipe explored under no faults and under each
+// fault class, and per recipe and property whether it holds, was violated
+// (with the scenario file that shows it), or does not apply.
+#pragma once
+
+#include "campaign.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace zksim::cli {
+
+struct MatrixOptions {
+  std::vector<std::string> recipes;  // in recipe_names() order
+  std::vector<std::string> faults;   // "none" and/or fault class names, in that order
+  std::int64_t runs = 300;           // per campaign
+  std::uint64_t seed = 1;
+  int clients = 4, rounds = 4;
+};
+
+struct MatrixCampaign {
+  std::string recipe, fault;  // fault: "none" or a class name
+  Campaign campaign;
+  CampaignResult result;
+};
+
+// One campaign per recipe and fault configuration, recipes first. A fault
+// class strikes 30 times in 1000 requests (pauses with 600 ms holds, so a
+// pause finds a holder); a flawed recipe under the nemesis that exposes it
+// (flawed_recipes(), "none" when it needs no faults) gets that config.
+std::vector<MatrixCampaign> matrix_campaigns(const MatrixOptions& o);
+
+struct Cell {
+  enum Kind { NotApplicable, Holds, Violated } kind = NotApplicable;
+  const MatrixCampaign* campaign = nullptr;  // Violated: the first campaign that found it
+  Finding finding;                           // Violated: shrunk, with its scenario file
+};
+
+struct RecipeRow {
+  std::string recipe;
+  bool flawed = false;
+  std::string breaks;  // flawed: the property it is known to break
+  std::vector<Cell> cells;  // by property_names()
+  bool ok = false;          // correct: every cell holds; flawed: `breaks` violated
+};
+
+struct Matrix {
+  MatrixOptions options;
+  std::vector<RecipeRow> rows;
+  std::int64_t runs = 0;
+  bool ok() const;
+};
+
+// The rows, from explored campaigns; each violated cell's first finding is
+// shrunk (at most `shrink_runs` runs) and written under `out_dir`.
+Matrix verdicts(const MatrixOptions& o, const std::vector<MatrixCampaign>& done, const std::string& out_dir,
+                int shrink_runs);
+
+std::string matrix_text(const Matrix& m);
+nlohmann::json matrix_json(const Matrix& m, const std::vector<MatrixCampaign>& done);
+
+}  // namespace zksim::cli

@@ -1,0 +1,75 @@
+#include "report.h"
+
+#include "campaign_json.h"
+#include "common.h"
+
+#include <fmt/format.h>
+
+#include <numeric>
+
+namespace zksim::cli {
+
+Coverage coverage(const std::vector<Shard>& shards) {
+  std::int64_t period = 1;
+  for (const Shard& s : shards) {
+    period = std::lcm(period, s.count);
+    if (period > 1'000'000) throw UsageError("too many different shard counts to check their coverage");
+  }
+  std::vector<int> hits(static_cast<std::size_t>(period), 0);
+  for (const Shard& s : shards) {
+    for (std::int64_t r = s.index; r < period; r += s.count) ++hits[static_cast<std::size_t>(r)];
+  }
+  Coverage c;
+  c.complete = true;
+  for (int h : hits) {
+    if (h > 1) c.overlap = true;
+    if (h == 0) c.complete = false;
+  }
+  return c;
+}
+
+nlohmann::json explore_document(const nlohmann::json& campaign, const std::vector<Shard>& shards,
+                                 const CampaignResult& r) {
+  nlohmann::json doc = result_json(r);
+  for (nlohmann::json& v : doc["violations"]) {
+    if (v.contains("scenario")) v["replay"] = replay_command(v["scenario"].get<std::string>());
+  }
+  nlohmann::json names = nlohmann::json::array();
+  for (const Shard& s : shards) names.push_back(s.text());
+  doc["campaign"] = campaign;
+  doc["shards"] = names;
+  doc["complete"] = coverage(shards).complete;
+  return doc;
+}
+
+std::string explore_text(const nlohmann::json& campaign, const std::vector<Shard>& shards,
+                         const CampaignResult& r) {
+  std::string shard_text;
+  for (const Shard& s : shards) shard_text += fmt::format("{}{}", shard_text.empty() ? "" : ",", s.text());
+  std::string shard_note;
+  if (shards.size() != 1 || !(shards[0] == Shard{})) {
+    shard_note = fmt::format(" (shards {}{})", shard_text, coverage(shards).complete ? "" : "; not the whole campaign");
+  }
+  std::string out = fmt::format(
+      "explore {} (faults: {}; {} clients x {} rounds, hold {} ms): {} runs from seed {}{}\n",
+      campaign.value("recipe", "?"), campaign.value("faults", "?"), campaign.value("clients", 0),
+      campaign.value("rounds", 0), campaign.value("hold_ms", 0), r.runs, campaign.value("seed", 0ULL), shard_note);
+  out += fmt::format("probes reached: {}\n", r.probes_reached());
+  if (r.findings.empty()) {
+    out += fmt::format("no violation in {} runs\n", r.runs);
+    return out;
+  }
+  for (const auto& [property, f] : r.findings) {
+    out += fmt::format("VIOLATION {}: in {} of {} runs, first in run {} (seed {})\n", property, f.runs, r.runs,
+                       f.run, f.seed);
+    out += fmt::format("  clients:  {}\n", client_names(f.violation.clients));
+    out += fmt::format("  what:     {}\n", f.violation.message);
+    if (f.scenario_file.empty()) continue;
+    out += fmt::format("  shrunk:   {} decisions to {} ({} runs)\n", f.decisions, f.shrunk_decisions, f.shrink_runs);
+    out += fmt::format("  scenario: {}\n", f.scenario_file);
+    out += fmt::format("  replay:   {}\n", replay_command(f.scenario_file));
+  }
+  return out;
+}
+
+}  // namespace zksim::cli
