@@ -1,6 +1,7 @@
 #include "zksim/scenarios/checkers.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -222,11 +223,14 @@ std::vector<Violation> check_fenced_counter(int accepted_increments, int final_v
                     {}, 0}};
 }
 
-std::vector<Violation> check_herd(int max_wakeups_per_release, int allowed) {
-  if (max_wakeups_per_release <= allowed) return {};
+std::vector<Violation> check_herd(const Wakeups& worst, int allowed) {
+  if (worst.count <= allowed) return {};
+  std::vector<std::string> names;
+  for (int c : worst.clients) names.push_back(fmt::format("c{}", c));
   return {Violation{"herd-effect",
-                    fmt::format("one release woke {} waiters (at most {} allowed)", max_wakeups_per_release, allowed),
-                    {}, 0}};
+                    fmt::format("one change of {} at t={} woke {} waiters ({}; at most {} allowed)", worst.path,
+                                worst.time, worst.count, fmt::join(names, ", "), allowed),
+                    worst.clients, worst.time}};
 }
 
 std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left, bool at_least_once) {

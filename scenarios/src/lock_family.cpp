@@ -222,15 +222,22 @@ std::vector<std::string> properties(const std::string& r) {
 }
 
 // Watch events delivered per (txn, path): how many clients one change woke.
-int max_wakeups(const Trace& trace) {
-  std::map<std::pair<std::int64_t, std::string>, int> woken;
-  int most = 0;
+Wakeups max_wakeups(const Trace& trace) {
+  std::map<std::pair<std::int64_t, std::string>, Wakeups> woken;
+  Wakeups most;
   for (const TraceEvent& e : trace.events()) {
     if (e.kind != TraceKind::Watch) continue;
     auto type = static_cast<EventType>(e.code);
     if (type != EventType::NodeDeleted && type != EventType::NodeChildrenChanged) continue;
-    most = std::max(most, ++woken[{e.zxid, e.path}]);
+    Wakeups& w = woken[{e.zxid, e.path}];
+    if (w.count++ == 0) {
+      w.time = e.time;
+      w.path = e.path;
+    }
+    w.clients.push_back(e.client);
+    if (w.count > most.count) most = w;
   }
+  std::sort(most.clients.begin(), most.clients.end());
   return most;
 }
 
@@ -268,7 +275,8 @@ std::vector<Window> excused_windows(const Trace& trace) {
 void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   std::vector<Violation>& v = out.violations;
   const std::string& r = w.recipe;
-  out.max_wakeups_per_release = max_wakeups(world.trace());
+  const Wakeups worst = max_wakeups(world.trace());
+  out.max_wakeups_per_release = worst.count;
   const std::vector<Window> excused = excused_windows(world.trace());
   auto believed = [&](const char* acquire, const char* release) {
     return outside(beliefs(s.history, acquire, release), excused);
@@ -285,7 +293,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     append(v, check_at_most(believed("acquire", "release"), 1,
                             r == "election" ? "one-leader" : "mutual-exclusion"));
     append(v, check_fifo_grants(s.history, "acquire", excused));
-    append(v, check_herd(out.max_wakeups_per_release, 1));
+    append(v, check_herd(worst, 1));
   }
   if (r != "semaphore") append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));
   append(v, check_no_pending(s.history, {"acquire", "acquire-read", "acquire-write", "release",

@@ -175,8 +175,17 @@ TEST(FencedCounterChecker, LostUpdatesFail) {
 }
 
 TEST(HerdChecker, OneWakeUpPerReleaseIsAllowed) {
-  EXPECT_TRUE(check_herd(1, 1).empty());
-  EXPECT_EQ(check_herd(9, 1).front().property, "herd-effect");
+  EXPECT_TRUE(check_herd(Wakeups{1, 30, "/l/a", {2}}, 1).empty());
+  EXPECT_TRUE(check_herd(Wakeups{}, 1).empty());
+}
+
+TEST(HerdChecker, AReleaseWakingSeveralFailsNamingThemAndWhen) {
+  auto v = check_herd(Wakeups{3, 42, "/l/a", {1, 2, 3}}, 1);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "herd-effect");
+  EXPECT_EQ(v[0].time, 42);
+  EXPECT_EQ(v[0].clients, (std::vector<int>{1, 2, 3}));
+  EXPECT_NE(v[0].message.find("/l/a"), std::string::npos);
 }
 
 TEST(QueueChecker, DeliveredOnceInOrderPasses) {

@@ -188,9 +188,10 @@ TEST(TimelineText, MarkersShowHoldingWaitingPausedAndUnaware) {
   EXPECT_EQ(rows_at(p, 1245).at(0).at(3).substr(0, 2), ":z");  // c2 waits and is paused
 }
 
-TEST(TimelineText, ViolationsAppearAtTheirTime) {
-  auto r = library_run("flawed-forgetful-lock");
+void expect_violations_at_their_time(const std::string& scenario) {
+  auto r = library_run(scenario);
   const std::vector<std::string> lines = lines_of(text(r.scenario, r.run));
+  ASSERT_FALSE(r.run.result.violations.empty()) << scenario;
   for (const scenarios::Violation& v : r.run.result.violations) {
     auto it = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) {
       return l.find("!!! VIOLATION " + v.property + ": " + v.message) != std::string::npos;
@@ -202,10 +203,22 @@ TEST(TimelineText, ViolationsAppearAtTheirTime) {
     ASSERT_NE(next, lines.end());
     EXPECT_GE(std::atoll(next->c_str()), v.time);
   }
-  // Violations about the whole run (no time, no clients) come at the end.
-  auto herd = library_run("flawed-herd-lock");
-  const std::vector<std::string> h = lines_of(text(herd.scenario, herd.run));
-  EXPECT_NE(h.back().find("end !!! VIOLATION of the whole run: herd-effect: one release woke"), std::string::npos) << h.back();
+}
+
+TEST(TimelineText, ViolationsAppearAtTheirTime) {
+  expect_violations_at_their_time("flawed-forgetful-lock");
+  expect_violations_at_their_time("flawed-herd-lock");
+}
+
+TEST(TimelineText, ViolationsOfTheWholeRunComeAtTheEnd) {
+  // A leak has no time and no clients: it is about the run's end state.
+  scenarios::Scenario s;
+  s.workload = scenarios::Workload{.recipe = "flawed/herd-lock", .clients = 2, .rounds = 1};
+  scenarios::ScenarioRun run = scenarios::run_scenario(s);
+  run.result.violations.push_back(scenarios::Violation{"no-leaks", "2 watches are left behind", {}, 0});
+  const std::vector<std::string> lines = lines_of(text(s, run));
+  EXPECT_NE(lines.back().find("end !!! VIOLATION of the whole run: no-leaks: 2 watches"), std::string::npos)
+      << lines.back();
 }
 
 TEST(TimelineText, ManyClientsStayAlignedAndCellsAreCut) {

@@ -93,9 +93,18 @@ std::vector<Violation> check_no_pending(const History& h, const std::vector<std:
 // mean two holders interleaved with fences it could not tell apart.
 std::vector<Violation> check_fenced_counter(int accepted_increments, int final_value);
 
-// Herd effect: wake-ups (watch events delivered) per release, as counted
-// by the runner from the trace; an exclusive lock allows at most one.
-std::vector<Violation> check_herd(int max_wakeups_per_release, int allowed);
+// The change that woke the most waiters, as the runner counts it from the
+// trace: watch events one transaction on one path delivered, when the
+// first arrived, and to which clients.
+struct Wakeups {
+  int count = 0;
+  TimeMs time = 0;
+  std::string path;
+  std::vector<int> clients;
+};
+
+// Herd effect: wake-ups per release; an exclusive lock allows at most one.
+std::vector<Violation> check_herd(const Wakeups& worst, int allowed);
 
 // Queue, over "put" and "take" ops whose value is the item (values are
 // unique) and the values still queued at the end (`left`).
