@@ -100,6 +100,13 @@ void Server::Impl::read(SessionId session, const detail::SessionInfo& info, cons
           data_watches.add(q.path, session, mode);
           child_watches.add(q.path, session, mode);
         } else if constexpr (std::is_same_v<Q, RemoveWatchesRequest>) {
+          // WatcherType.fromInt throws on another number, and
+          // FinalRequestProcessor answers any such exception with MARSHALLINGERROR.
+          if (q.type != WatcherType::Children && q.type != WatcherType::Data &&
+              q.type != WatcherType::Any) {
+            out.error = Error::MarshallingError;
+            return;
+          }
           bool removed = false;
           if (q.type != WatcherType::Data) removed |= child_watches.remove(q.path, session);
           if (q.type != WatcherType::Children) removed |= data_watches.remove(q.path, session);

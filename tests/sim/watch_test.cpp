@@ -167,6 +167,19 @@ TEST_F(WatchRules, RemoveWatchesByKind) {
   EXPECT_EQ(err(RemoveWatchesRequest{"/a", WatcherType::Any}, w), Error::NoWatcher);
 }
 
+// WatcherType.fromInt throws on another number; FinalRequestProcessor
+// turns that into MARSHALLINGERROR. (The C client never sends one.)
+TEST_F(WatchRules, RemoveWatchesOfAnUnknownKindIsMarshallingErrorAndRemovesNothing) {
+  ASSERT_EQ(create("/a").error, Error::Ok);
+  ASSERT_EQ(err(GetDataRequest{"/a", true}, w), Error::Ok);
+  ASSERT_EQ(err(GetChildrenRequest{"/a", true}, w), Error::Ok);
+  for (int type : {0, 4, -1}) {
+    EXPECT_EQ(err(RemoveWatchesRequest{"/a", static_cast<WatcherType>(type)}, w),
+              Error::MarshallingError);
+  }
+  EXPECT_EQ(server.watches_of(w), (std::vector<std::string>{"child /a", "data /a"}));
+}
+
 TEST_F(WatchRules, SetWatchesFiresWhatWasMissedAndRegistersTheRest) {
   ASSERT_EQ(create("/same").error, Error::Ok);
   ASSERT_EQ(create("/changed").error, Error::Ok);
