@@ -97,7 +97,7 @@ Task<Result<Stat>> RealClient::exists(std::string path, Watcher watcher) {
   if (!core_->zh) co_return Error::InvalidState;
   auto st = new_op(core_->loop);
   zhandle_t* zh = core_->zh;
-  std::uint64_t id = core_->add_watcher(std::move(watcher));
+  std::uint64_t id = core_->add_watcher(std::move(watcher), path, WatcherType::Data);
   auto start = [&](const void* box) {
     return zoo_awexists(zh, path.c_str(), id ? watch_fn : nullptr,
                         reinterpret_cast<void*>(id), stat_done, box);
@@ -114,7 +114,7 @@ Task<Result<DataResponse>> RealClient::get_data(std::string path, Watcher watche
   if (!core_->zh) co_return Error::InvalidState;
   auto st = new_op(core_->loop);
   zhandle_t* zh = core_->zh;
-  std::uint64_t id = core_->add_watcher(std::move(watcher));
+  std::uint64_t id = core_->add_watcher(std::move(watcher), path, WatcherType::Data);
   auto start = [&](const void* box) {
     return zoo_awget(zh, path.c_str(), id ? watch_fn : nullptr, reinterpret_cast<void*>(id),
                      data_done, box);
@@ -144,7 +144,7 @@ Task<Result<ChildrenResponse>> RealClient::get_children(std::string path, Watche
   if (!core_->zh) co_return Error::InvalidState;
   auto st = new_op(core_->loop);
   zhandle_t* zh = core_->zh;
-  std::uint64_t id = core_->add_watcher(std::move(watcher));
+  std::uint64_t id = core_->add_watcher(std::move(watcher), path, WatcherType::Children);
   auto start = [&](const void* box) {
     return zoo_awget_children2(zh, path.c_str(), id ? watch_fn : nullptr,
                                reinterpret_cast<void*>(id), strings_stat_done, box);
@@ -207,6 +207,31 @@ Task<Result<void>> RealClient::sync(std::string path) {
 
 Task<Result<void>> RealClient::add_watch(std::string, AddWatchMode, Watcher) {
   co_return Error::Unimplemented;
+}
+
+Task<Result<void>> RealClient::remove_all_watches(std::string path, WatcherType type) {
+  if (!core_->zh) co_return Error::InvalidState;
+  // The C client answers NOWATCHER for a kind it does not know without
+  // sending anything; refused here so no out-of-range ZooWatcherType is made.
+  if (type != WatcherType::Children && type != WatcherType::Data && type != WatcherType::Any) {
+    co_return Error::NoWatcher;
+  }
+  auto st = new_op(core_->loop);
+  zhandle_t* zh = core_->zh;
+  // zookeeper.h declares the completion as void_completion_t*, but
+  // zookeeper.c casts that pointer back to a void_completion_t and calls
+  // it: the function's own address is what it wants.
+  auto* completion = reinterpret_cast<void_completion_t*>(&void_done);
+  auto start = [&](const void* box) {
+    return zoo_aremove_all_watches(zh, path.c_str(), static_cast<ZooWatcherType>(type),
+                                   /*local=*/0, completion, box);
+  };
+  CCall call(st, start);
+  co_await call;
+  // The C client forgot its watchers when the OK reply arrived; their
+  // events, if any fired before, were posted before this completion.
+  if (st->rc == ZOK) core_->drop_watchers(path, type);
+  co_return Result<void>(to_error(st->rc));
 }
 
 }  // namespace zksim

@@ -30,8 +30,14 @@ struct RealClient::Core : std::enable_shared_from_this<Core> {
   Watcher default_watcher;
   std::map<std::uint64_t, Watcher> listeners;
   std::uint64_t next_listener = 1;
+  // A watcher registered with the C client: what it is, and where.
+  struct Registered {
+    Watcher fn;
+    std::string path;
+    WatcherType kind;  // Data (exists, getData) or Children (getChildren)
+  };
   // Watchers registered with the C client, by the id passed as its context.
-  std::map<std::uint64_t, Watcher> watchers;
+  std::map<std::uint64_t, Registered> watchers;
   std::uint64_t next_watch = 1;
   std::vector<std::string> log;
 
@@ -39,10 +45,13 @@ struct RealClient::Core : std::enable_shared_from_this<Core> {
   void on_session_event(int c_state);
   // Loop thread: an event for the registered watcher `id`.
   void on_watch_event(std::uint64_t id, const WatchedEvent& e);
-  // Registers `w` for a request about to be sent; 0 if there is none.
-  std::uint64_t add_watcher(Watcher w);
+  // Registers `w` for a request on `path` about to be sent; 0 if there is none.
+  std::uint64_t add_watcher(Watcher w, const std::string& path, WatcherType kind);
   // The request was refused or failed, so the C client did not keep the watcher.
   void drop_watcher(std::uint64_t id) { watchers.erase(id); }
+  // The C client forgot its watchers of `type` on `path` (removeWatches
+  // answered OK); so do we.
+  void drop_watchers(const std::string& path, WatcherType type);
 };
 
 // What one C request returns, filled in on the completion thread and read on

@@ -172,20 +172,28 @@ void RealClient::Core::on_watch_event(std::uint64_t id, const WatchedEvent& e) {
   auto it = watchers.find(id);
   if (it == watchers.end()) return;
   if (e.type == EventType::None) {
-    Watcher w = it->second;  // session events leave it registered
+    Watcher w = it->second.fn;  // session events leave it registered
     w(e);
     return;
   }
-  Watcher w = std::move(it->second);
+  Watcher w = std::move(it->second.fn);
   watchers.erase(it);
   w(e);
 }
 
-std::uint64_t RealClient::Core::add_watcher(Watcher w) {
+std::uint64_t RealClient::Core::add_watcher(Watcher w, const std::string& path,
+                                            WatcherType kind) {
   if (!w) return 0;
   std::uint64_t id = next_watch++;
-  watchers.emplace(id, std::move(w));
+  watchers.emplace(id, Registered{std::move(w), path, kind});
   return id;
+}
+
+void RealClient::Core::drop_watchers(const std::string& path, WatcherType type) {
+  std::erase_if(watchers, [&](const auto& entry) {
+    const Registered& r = entry.second;
+    return r.path == path && (type == WatcherType::Any || r.kind == type);
+  });
 }
 
 // --- RealClient ---

@@ -15,6 +15,13 @@ struct Refusal {
   Error operator()(const MultiRequest& q) const { return c_client_refusal(q.ops); }
   Error operator()(const SetWatchesRequest&) const { return Error::Ok; }
   Error operator()(const GetEphemeralsRequest&) const { return Error::Ok; }
+  Error operator()(const RemoveWatchesRequest& q) const {
+    if (!client_accepts_path(q.path)) return Error::BadArguments;
+    // pathHasWatcher knows only the three kinds: no watcher of another.
+    bool known = q.type == WatcherType::Children || q.type == WatcherType::Data ||
+                 q.type == WatcherType::Any;
+    return known ? Error::Ok : Error::NoWatcher;
+  }
   template <class Q>
   Error operator()(const Q& q) const {
     return client_accepts_path(q.path) ? Error::Ok : Error::BadArguments;

@@ -174,6 +174,15 @@ Task<Result<void>> SimClient::add_watch(std::string path, AddWatchMode mode, Wat
   co_return Result<void>(o.error);
 }
 
+Task<Result<void>> SimClient::remove_all_watches(std::string path, WatcherType type) {
+  std::string p = path;
+  OpAwaiter a(w_, h_);
+  prepare(a.op, RemoveWatchesRequest{std::move(path), type}, std::move(p));
+  a.op.unwatch = type;
+  Outcome o = co_await a;
+  co_return Result<void>(o.error);
+}
+
 Task<Result<void>> SimClient::close() {
   if (h_.state == SessionState::Closed || h_.state == SessionState::Expired) {
     co_return Result<void>();
@@ -263,10 +272,26 @@ void World::Impl::complete(Handle& h, PendingOp& op, Outcome&& out) {
       (op.recursive ? h.recursive_w : h.persistent_w)[op.path].push_back(op.watcher);
     }
   }
+  // deactivateWatcher: only once the server removed its watch.
+  if (op.kind == request_kind<RemoveWatchesRequest> && out.error == Error::Ok) {
+    drop_watchers(h, op.path, op.unwatch);
+  }
   record(TraceKind::Response, op.view, h.session, out.zxid.value, static_cast<int>(out.error),
          op.close ? -1 : op.kind, op.xid, op.path);
   op.result = std::move(out);
   op.waiter.resume();  // may destroy op
+}
+
+void World::Impl::drop_watchers(Handle& h, const std::string& path, WatcherType type) {
+  if (type != WatcherType::Data) h.child_w.erase(path);
+  if (type != WatcherType::Children) {
+    h.node_w.erase(path);
+    h.exist_w.erase(path);
+  }
+  if (type == WatcherType::Any) {
+    h.persistent_w.erase(path);
+    h.recursive_w.erase(path);
+  }
 }
 
 void World::Impl::fail_all(Handle& h, Error e) {

@@ -33,6 +33,7 @@ struct PendingOp {
   std::string path;           // for watch registration and the trace
   Watcher watcher;            // registered when the reply allows
   bool recursive = false;     // add_watch mode
+  WatcherType unwatch = WatcherType::Any;  // remove_all_watches: what to drop on Ok
   int view = -1;              // the client view that issued it
   std::uint32_t xid = 0;
   std::coroutine_handle<> waiter;
@@ -214,6 +215,9 @@ struct World::Impl {
   void connect(Handle& h);
   void on_down(Handle& h, DownMsg& msg);
   void complete(Handle& h, PendingOp& op, Outcome&& out);
+  // The library's side of removeWatches: forgets the handle's watchers of
+  // `type` on `path` (removeWatchers in the C client; Any also the add_watch ones).
+  void drop_watchers(Handle& h, const std::string& path, WatcherType type);
   void disconnected(Handle& h);
   void session_event(Handle& h, KeeperState state);
   void watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxid);
@@ -244,6 +248,7 @@ class SimClient final : public Client {
   Task<MultiResult> multi(std::vector<MultiOp> ops) override;
   Task<Result<void>> sync(std::string path) override;
   Task<Result<void>> add_watch(std::string path, AddWatchMode mode, Watcher watcher) override;
+  Task<Result<void>> remove_all_watches(std::string path, WatcherType type) override;
   Task<Result<void>> close() override;
   SessionState state() const override { return h_.state; }
   SessionId session_id() const override { return h_.session; }

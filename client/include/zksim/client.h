@@ -77,6 +77,19 @@ class Client {
   // A persistent (or persistent recursive) watch; `watcher` is called for
   // every event until the session ends.
   virtual Task<Result<void>> add_watch(std::string path, AddWatchMode mode, Watcher watcher) = 0;
+  // ZooKeeper's removeAllWatches (local = false): removes every watcher this
+  // handle has of `type` on `path`, on the server and in the library, by
+  // whichever call set it. Data: exists and getData watchers (an exists
+  // watch on a missing node too); Children: getChildren watchers; Any: both,
+  // and add_watch watchers (Data or Children take that half of an add_watch
+  // watch off the server but, as ZooKeeper's Java client, keep the library's
+  // watcher). Removed watchers are not called. Errors:
+  // NoWatcher when the server holds no such watch for the session (the
+  // library's watchers are then left as they are, as the C client leaves
+  // them); ConnectionLoss leaves the library's watchers too, so reconnecting
+  // sets them again. A `type` outside the enum is NoWatcher (the C client
+  // finds no watcher of it and sends nothing).
+  virtual Task<Result<void>> remove_all_watches(std::string path, WatcherType type) = 0;
   // Closes the session: its ephemerals go at once. Pending calls fail.
   virtual Task<Result<void>> close() = 0;
 

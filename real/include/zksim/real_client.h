@@ -86,6 +86,7 @@ class RealClient final : public Client {
   Task<Result<void>> sync(std::string path) override;
   // Always Unimplemented: the C client of Debian 12 (3.8.0) has no addWatch.
   Task<Result<void>> add_watch(std::string path, AddWatchMode mode, Watcher watcher) override;
+  Task<Result<void>> remove_all_watches(std::string path, WatcherType type) override;
   Task<Result<void>> close() override;
 
   SessionState state() const override;

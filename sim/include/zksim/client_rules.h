@@ -13,7 +13,8 @@ namespace zksim {
 
 // Ok, or the error the C client gives without sending: BadArguments for a
 // path it rejects, and for a TTL outside [1, 2^40) on a TTL mode or any TTL
-// on another mode; for a multi, see c_client_refusal(ops).
+// on another mode; NoWatcher for a removeWatches of a kind other than
+// children, data or any; for a multi, see c_client_refusal(ops).
 Error c_client_refusal(const Request& r);
 
 // A multi: the first op the C client cannot send decides. MarshallingError
