@@ -1,6 +1,7 @@
 #include "zksim/recipes/barrier.h"
 
 #include "contender.h"
+#include "watching.h"
 
 #include <algorithm>
 
@@ -9,15 +10,19 @@ namespace zksim::recipes {
 namespace {
 
 // Waits for `path` to change (deleted, or its data set); true at once if it
-// does not exist (getData leaves no watch then). False on timeout.
+// does not exist (getData leaves no watch then). False on timeout, after
+// removing the watch.
 Task<Result<bool>> wait_while_exists(Client& zk, std::string path, TimeMs deadline_ms) {
   Signal changed;
+  detail::Watching watch(zk, path, WatcherType::Data);
   auto got = co_await zk.get_data(path, signal_watcher(changed));
   if (!got) {
     if (got.error() == Error::NoNode || got.error() == Error::ConnectionLoss) co_return true;
     co_return got.error();
   }
-  co_return co_await zk.wait_for(changed, detail::time_left(zk, deadline_ms));
+  if (co_await zk.wait_for(changed, detail::time_left(zk, deadline_ms))) co_return true;
+  co_await watch.give_up();
+  co_return false;
 }
 
 }  // namespace
@@ -79,6 +84,7 @@ Task<Result<void>> DoubleBarrier::enter(TimeMs timeout_ms) {
     // Watch "ready" first, so its creation cannot slip between the count
     // and the wait.
     Signal changed;
+    detail::Watching watch(zk_, ready, WatcherType::Data);
     auto st = co_await zk_.exists(ready, signal_watcher(changed));
     if (st) co_return Result<void>();
     if (st.error() == Error::ConnectionLoss) continue;  // no watch was set: ask again
@@ -92,6 +98,7 @@ Task<Result<void>> DoubleBarrier::enter(TimeMs timeout_ms) {
       continue;
     }
     if (!co_await zk_.wait_for(changed, detail::time_left(zk_, deadline))) {
+      co_await watch.give_up_surely();  // the delete waits for the connection anyway
       co_await detail::delete_surely(zk_, node_);
       node_.clear();
       co_return Error::OperationTimeout;

@@ -1,5 +1,6 @@
 #include "contender.h"
 
+#include "watching.h"
 #include "zksim/path.h"
 #include "zksim/recipes/sequence.h"
 
@@ -147,13 +148,20 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
     auto wait_on = rule(*listed, static_cast<std::size_t>(me - listed->begin()));
     if (!wait_on) co_return Result<void>();
     Signal changed;
-    auto watched = co_await zk.get_data(join(dir, *wait_on), signal_watcher(changed));
+    std::string predecessor = join(dir, *wait_on);
+    Watching watch(zk, predecessor, WatcherType::Data);
+    auto watched = co_await zk.get_data(predecessor, signal_watcher(changed));
     if (!watched) {
       if (watched.error() == Error::NoNode || watched.error() == Error::ConnectionLoss) continue;
       co_return watched.error();
     }
     TimeMs left = time_left(zk, deadline_ms);
-    if (!co_await zk.wait_for(changed, left)) co_return Error::OperationTimeout;
+    if (!co_await zk.wait_for(changed, left)) {
+      // Withdrawn before our node goes: once it has, our successor (on
+      // this Client too, perhaps) may watch the same predecessor.
+      co_await watch.give_up_surely();
+      co_return Error::OperationTimeout;
+    }
   }
 }
 

@@ -71,8 +71,10 @@ using Rule = std::function<std::optional<std::string>(const std::vector<Contende
 // Each round lists the contenders and sets a data watch on the node the rule
 // names (getData leaves no watch if that node is already gone; then the
 // round repeats). Errors: OperationTimeout at `deadline_ms` (negative: no
-// deadline), NoNode if our node disappeared, SessionExpired/InvalidState
-// when the session ended, and any unexpected error from a read.
+// deadline), after removing that watch (Watching::give_up_surely, so across
+// a ConnectionLoss it waits for the connection, as the node's delete does);
+// NoNode if our node disappeared, SessionExpired/InvalidState when the
+// session ended, and any unexpected error from a read.
 Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Markers markers,
                              Rule rule, TimeMs deadline_ms);
 

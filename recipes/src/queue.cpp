@@ -1,6 +1,7 @@
 #include "zksim/recipes/queue.h"
 
 #include "contender.h"
+#include "watching.h"
 
 #include "zksim/recipes/sequence.h"
 
@@ -14,9 +15,10 @@ bool is_item(const std::string& name) { return sequence_after(name, Queue::kMark
 
 // Waits until the children of `dir` change, unless items are there already
 // (then returns at once, leaving the watch for a later change to consume).
-// False on timeout.
+// False on timeout, after removing the watch.
 Task<Result<bool>> wait_for_children(Client& zk, std::string dir, TimeMs deadline_ms) {
   Signal changed;
+  detail::Watching watch(zk, dir, WatcherType::Children);
   auto listed = co_await zk.get_children(dir, signal_watcher(changed));
   if (!listed) {
     if (listed.error() == Error::ConnectionLoss) co_return true;
@@ -24,7 +26,9 @@ Task<Result<bool>> wait_for_children(Client& zk, std::string dir, TimeMs deadlin
   }
   if (std::any_of(listed->children.begin(), listed->children.end(), is_item)) co_return true;
   TimeMs left = detail::time_left(zk, deadline_ms);
-  co_return co_await zk.wait_for(changed, left);
+  if (co_await zk.wait_for(changed, left)) co_return true;
+  co_await watch.give_up();
+  co_return false;
 }
 
 // Whether `path` exists, asking again across connection losses.
@@ -182,6 +186,8 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
     if (deadline >= 0 && zk_.now() >= deadline) co_return Error::OperationTimeout;
     // Nothing free: wait for a new item or a claim that goes away.
     Signal changed;
+    detail::Watching items_watch(zk_, items_dir(), WatcherType::Children);
+    detail::Watching claims_watch(zk_, claims_dir(), WatcherType::Children);
     auto watched_items = co_await zk_.get_children(items_dir(), signal_watcher(changed));
     auto watched_claims = co_await zk_.get_children(claims_dir(), signal_watcher(changed));
     if (!watched_items || !watched_claims) continue;
@@ -191,7 +197,11 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
     });
     if (free) continue;
     TimeMs left = detail::time_left(zk_, deadline);
-    if (!co_await zk_.wait_for(changed, left)) co_return Error::OperationTimeout;
+    if (!co_await zk_.wait_for(changed, left)) {
+      co_await items_watch.give_up();
+      co_await claims_watch.give_up();
+      co_return Error::OperationTimeout;
+    }
   }
 }
 

@@ -136,6 +136,22 @@ TEST(Runner, QueueConsumersStopOnceEveryItemIsDelivered) {
   EXPECT_EQ(r.completed_rounds, 12);  // 6 puts, 6 takes
 }
 
+// Acquires that time out while the holder keeps the lock: each withdraws
+// its node and its watch on the predecessor. A watch left behind would
+// stack with the next attempt's, and the predecessor's deletion would wake
+// the same waiter several times (the herd check saw 3 events at once).
+TEST(Runner, TimedOutAcquiresLeaveNoStaleWatchesBehind) {
+  Workload w{.recipe = "lock", .clients = 4, .rounds = 4, .hold_ms = 600, .timeout_ms = 1000};
+  SeededDecisions d(1);
+  RunResult r = run(w, d, {});
+  EXPECT_TRUE(r.violations.empty()) << describe(r);
+  EXPECT_EQ(r.max_wakeups_per_release, 1);
+  auto timed_out = std::ranges::count_if(r.history.ops(), [](const Op& op) {
+    return op.f == "acquire" && op.error == Error::OperationTimeout;
+  });
+  EXPECT_GE(timed_out, 2) << "the run must exercise timeouts";
+}
+
 TEST(Runner, EveryFlawedRecipeIsCaughtByThePropertyItBreaks) {
   std::size_t flawed_names = 0;
   for (const std::string& r : recipe_names()) flawed_names += recipe_is_flawed(r);

@@ -1,0 +1,56 @@
+#include "watching.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace zksim::recipes::detail {
+
+namespace {
+
+// The counted waits of this thread, compared by identity only: their order
+// never matters, so no address reaches a decision or an output.
+std::vector<const Watching*>& counted() {
+  thread_local std::vector<const Watching*> all;
+  return all;
+}
+
+}  // namespace
+
+Watching::Watching(Client& zk, std::string path, WatcherType kind)
+    : zk_(zk), path_(std::move(path)), kind_(kind) {
+  counted().push_back(this);
+}
+
+Watching::~Watching() { leave(); }
+
+bool Watching::leave() {
+  if (counted_) {
+    counted_ = false;
+    auto& all = counted();
+    auto it = std::find(all.begin(), all.end(), this);
+    if (it != all.end()) all.erase(it);
+  }
+  return !shared();
+}
+
+bool Watching::shared() const {
+  return std::any_of(counted().begin(), counted().end(), [this](const Watching* w) {
+    return w != this && &w->zk_ == &zk_ && w->kind_ == kind_ && w->path_ == path_;
+  });
+}
+
+Task<void> Watching::give_up() { return remove(false); }
+
+Task<void> Watching::give_up_surely() { return remove(true); }
+
+Task<void> Watching::remove(bool retry) {
+  // Checked again before each try: a wait that began meanwhile relies on
+  // the watch, and a removal sent before its read cannot touch its watch
+  // (requests are answered in order, and its watcher is armed by its own reply).
+  while (leave()) {
+    auto removed = co_await zk_.remove_all_watches(path_, kind_);
+    if (removed || removed.error() != Error::ConnectionLoss || !retry) co_return;
+  }
+}
+
+}  // namespace zksim::recipes::detail

@@ -1,0 +1,65 @@
+// A recipe wait's watch, and taking it back when the wait gives up.
+//
+// A wait that times out leaves its watch on the server and its watcher in
+// the client library; repeated attempts stack such watches, and the node's
+// change then wakes clients that stopped waiting (Curator removes its
+// watchers for the same reason). ZooKeeper keeps one watch per session,
+// path and kind, and removeAllWatches takes every watcher the handle has
+// there, so a wait removes the watch only when no other recipe wait of the
+// same Client still relies on it: each wait is counted while it lasts.
+//
+//   Watching watch(zk, path, WatcherType::Data);   // before the read is sent
+//   co_await zk.get_data(path, signal_watcher(changed));
+//   if (!co_await zk.wait_for(changed, left)) {
+//     co_await watch.give_up();
+//     co_return Error::OperationTimeout;
+//   }
+//
+// Waits see each other only through the same Client object: clients that
+// share one session (World::share) do not, nor do watchers set by code
+// other than these recipes. REQUIRES: a client's coroutines run on one
+// thread (both backends guarantee it); the count is per thread.
+#pragma once
+
+#include "zksim/client.h"
+
+#include <string>
+
+namespace zksim::recipes::detail {
+
+class Watching {
+ public:
+  // Counts a wait about to set a `kind` watch (Data or Children) on `path`.
+  Watching(Client& zk, std::string path, WatcherType kind);
+  // Ends the count, leaving the watch (it fired, or a later change may use it).
+  ~Watching();
+  Watching(const Watching&) = delete;
+  Watching& operator=(const Watching&) = delete;
+
+  // The wait gave up: ends the count and, unless another counted wait of
+  // this Client watches the same path and kind, removes the Client's
+  // watches of that kind on the path. One try: NoWatcher means it fired
+  // already; after SessionExpired or InvalidState the watches are gone with
+  // the session. After ConnectionLoss the library keeps the watcher and the
+  // reconnect arms it again, so it will fire once, on a signal nobody waits
+  // for; waiting for the connection to retry would hold the caller past
+  // its deadline.
+  Task<void> give_up();
+  // As give_up, but retries across ConnectionLoss, each retry queued behind
+  // the reconnect's setWatches: for callers that wait for the connection
+  // anyway (to delete their node).
+  Task<void> give_up_surely();
+
+ private:
+  // Ends the count; true if no other counted wait covers ours.
+  bool leave();
+  // Another counted wait of our Client covers our path and kind.
+  bool shared() const;
+  Task<void> remove(bool retry);
+  Client& zk_;
+  std::string path_;
+  WatcherType kind_;
+  bool counted_ = true;
+};
+
+}  // namespace zksim::recipes::detail
