@@ -31,7 +31,8 @@ class Barrier {
   // Deletes the barrier node; Ok if it was already gone.
   Task<Result<void>> lower();
   // Returns once the barrier node does not exist (OperationTimeout after
-  // `timeout_ms`, negative: no limit). Leaves no watch behind.
+  // `timeout_ms`, negative: no limit). Leaves no watch behind (a timeout
+  // removes it; only a ConnectionLoss at that moment leaves it to fire once).
   Task<Result<void>> wait(TimeMs timeout_ms = -1);
 
  private:

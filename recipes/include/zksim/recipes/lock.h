@@ -54,7 +54,9 @@ class Lock {
   Lock& operator=(const Lock&) = delete;
 
   // Waits until granted, or `timeout_ms` passes (negative: forever). On any
-  // failure our contender node is deleted (if the session still lives).
+  // failure our contender node is deleted (if the session still lives); on
+  // a timeout, first our watch on the predecessor, unless another waiter
+  // through the same Client watches it too.
   // Errors: OperationTimeout; SessionExpired / InvalidState / Closing (the
   // session ended); NoNode (our node was deleted by someone else);
   // BadArguments (another acquire of this Lock is still waiting); and

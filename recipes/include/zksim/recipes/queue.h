@@ -41,9 +41,11 @@ class Queue {
   // then the item may or may not have been added.
   Task<Result<std::string>> put(std::string data);
   // The head item, waiting while the queue is empty, up to `timeout_ms`
-  // (negative: forever; then OperationTimeout). ConnectionLoss means the
-  // delete of the head's node may or may not have applied: that item may
-  // have been taken by this call and is then lost (at most once).
+  // (negative: forever; then OperationTimeout, after removing the watch
+  // on `dir` unless another take through the same Client waits on it too).
+  // ConnectionLoss means the delete of the head's node may or may not have
+  // applied: that item may have been taken by this call and is then lost
+  // (at most once).
   Task<Result<Item>> take(TimeMs timeout_ms = -1);
   // After a take() that failed with ConnectionLoss: the item whose delete
   // it could not confirm. Empty after any other outcome.
