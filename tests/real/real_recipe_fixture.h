@@ -54,10 +54,12 @@ inline Task<bool> until_state(Client& c, SessionState s, TimeMs limit_ms = 10'00
   co_return true;
 }
 
-// The "Total watches:<n>" line of the server's `wchs`; -1 if absent.
+// Watches on the server, data and child: `mntr`'s zk_watch_count
+// (DataTree.getWatchCount); -1 if absent. Not `wchs`, whose "Total
+// watches" counts data watches only (DataTree.dumpWatchesSummary).
 inline long total_watches() {
-  std::string reply = zk_server().four_letter("wchs");
-  const std::string key = "Total watches:";
+  std::string reply = zk_server().four_letter("mntr");
+  const std::string key = "zk_watch_count";
   std::size_t at = reply.find(key);
   return at == std::string::npos ? -1 : std::stol(reply.substr(at + key.size()));
 }
@@ -74,7 +76,7 @@ class RealRecipeTest : public ::testing::Test {
   void run(TimeMs limit_ms = 30'000) { ASSERT_TRUE(loop_.run_until_done(limit_ms)); }
 
   // What every test ends with, while its clients are still open: no child
-  // left in `dir` and no watch left on the server (`wchs`).
+  // left in `dir` and no watch left on the server (`mntr`).
   void expect_no_leftovers(const std::string& dir) {
     RealClient& checker = open();
     std::vector<std::string> children;
