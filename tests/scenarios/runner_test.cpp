@@ -152,6 +152,22 @@ TEST(Runner, TimedOutAcquiresLeaveNoStaleWatchesBehind) {
   EXPECT_GE(timed_out, 2) << "the run must exercise timeouts";
 }
 
+// The same, with every correct recipe, without faults and under each fault
+// class: holds longer than the timeouts, so most acquires give up.
+TEST(Runner, CorrectRecipesHoldEveryPropertyWhenAcquiresTimeOut) {
+  for (const char* recipe : {"lock", "rw-lock", "semaphore", "election"}) {
+    for (int k = -1; k < static_cast<int>(std::size(kAllFaults)); ++k) {
+      WorldConfig c = k < 0 ? WorldConfig{} : nemesis(kAllFaults[k], 30);
+      Workload w{.recipe = recipe, .clients = 4, .rounds = 4, .hold_ms = 600, .timeout_ms = 1000};
+      std::string what;
+      EXPECT_EQ(first_violation(w, c, 20, &what), 0u)
+          << recipe << " under "
+          << (k < 0 ? "no faults" : fault_kind_name(static_cast<std::int32_t>(kAllFaults[k])))
+          << "\n" << what;
+    }
+  }
+}
+
 TEST(Runner, EveryFlawedRecipeIsCaughtByThePropertyItBreaks) {
   std::size_t flawed_names = 0;
   for (const std::string& r : recipe_names()) flawed_names += recipe_is_flawed(r);
