@@ -255,6 +255,11 @@ std::optional<NodeView> Server::node(const std::string& path) const {
   return NodeView{path, n.data, impl_->tree.stat(id), impl_->acls.get(n.acl)};
 }
 
+void Server::connection_closed(SessionId session) {
+  impl_->data_watches.remove_session(session);
+  impl_->child_watches.remove_session(session);
+}
+
 std::optional<Stat> Server::stat(const std::string& path) const {
   NodeId id = impl_->tree.find(path);
   if (id == kNoNode) return std::nullopt;

@@ -184,7 +184,12 @@ void World::Impl::server_close(std::uint64_t conn) {
   Handle& h = *handles[static_cast<std::size_t>(c.handle)];
   if (c.session != SessionId{}) {
     auto s = session_conn.find(c.session);
-    if (s != session_conn.end() && s->second == conn) session_conn.erase(s);
+    // Watches belong to the connection that set them (the session's
+    // current one); an older connection has none left.
+    if (s != session_conn.end() && s->second == conn) {
+      session_conn.erase(s);
+      server.connection_closed(c.session);
+    }
     go_silent(h, now);
   }
 }
@@ -201,7 +206,10 @@ void World::Impl::client_close(Handle& h) {
     // The server sees the socket close; the session itself lingers.
     c.server_open = false;
     auto s = session_conn.find(c.session);
-    if (s != session_conn.end() && s->second == id) session_conn.erase(s);
+    if (s != session_conn.end() && s->second == id) {
+      session_conn.erase(s);
+      server.connection_closed(c.session);
+    }
     go_silent(h, now);
   }
   if (c.up.empty() && c.down.empty()) conns[static_cast<std::size_t>(id)].reset();

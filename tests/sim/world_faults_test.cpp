@@ -245,6 +245,38 @@ TEST(WorldFaults, ReconnectFiresTheWatchItMissed) {
             (WatchedEvent{EventType::NodeDataChanged, KeeperState::SyncConnected, "/n"}));
 }
 
+// DataTree.removeCnxn: a connection's watches go when it closes, and
+// setWatches brings them back on the next one. So a change between the
+// reconnect and setWatches fires once (from setWatches), not twice.
+TEST(WorldFaults, WatchesGoWithTheConnectionAndComeBackWithSetWatches) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& a = w.open("a", 3000);
+  Client& b = w.open("b");
+  Seen seen;
+  run(w, a, [](Client& a, Client& b, Seen& seen) -> Task<> {
+    co_await b.create("/n", "", CreateMode::Persistent);
+    co_await a.get_data("/n", seen.watcher());
+  }(a, b, seen));
+  ASSERT_EQ(w.server().watch_count(), 1u);
+  w.schedule(on_nth(FaultKind::DropBeforeApply, 0, request_kind<ExistsRequest>));
+  bool gone_while_disconnected = false;
+  run(w, a, [](Client& a, World& w, bool& gone) -> Task<> {
+    auto r = co_await a.exists("/other");
+    EXPECT_EQ(r.error(), Error::ConnectionLoss);
+    gone = w.server().watch_count() == 0;
+  }(a, w, gone_while_disconnected));
+  EXPECT_TRUE(gone_while_disconnected);
+  w.run_until(w.now() + 5'000);
+  EXPECT_EQ(a.state(), SessionState::Connected);
+  EXPECT_EQ(w.server().watch_count(), 1u);  // re-registered by setWatches
+  run(w, b, [](Client& b) -> Task<> { co_await b.remove("/n"); }(b));
+  w.run_until(w.now() + 1'000);
+  int deleted = 0;
+  for (const WatchedEvent& e : seen.events) deleted += e.type == EventType::NodeDeleted;
+  EXPECT_EQ(deleted, 1);
+}
+
 TEST(WorldFaults, ScriptedFaultFiresAtItsTime) {
   ListDecisions d({});
   World w(quiet(), d);

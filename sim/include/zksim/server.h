@@ -95,6 +95,10 @@ class Server {
   // session's watches are dropped first, so only others are notified.
   // SessionExpired if the session is not alive.
   Outcome close_session(SessionId session, TimeMs now);
+  // The session's connection closed (the session itself lives on): its
+  // watches go with it, as DataTree.removeCnxn does; the client's
+  // setWatches on its next connection brings them back.
+  void connection_closed(SessionId session);
   // Heard from the session (any packet, pings included): pushes its deadline.
   // False if the session is not alive.
   bool touch(SessionId session, TimeMs now);
