@@ -39,7 +39,9 @@ struct PendingOp {
   std::optional<Outcome> result;
   bool queued = false;        // waiting for a connection (else in flight)
   bool close = false;         // a close() request, not a Request
-  Request request;            // until sent
+  // Until sent. Starts as a sync, whose default needs no allocation (a
+  // default CreateRequest would build the open ACL for every call).
+  Request request{std::in_place_type<SyncRequest>};
 };
 
 struct UpMsg {
