@@ -80,10 +80,33 @@ void World::Impl::at(TimeMs t, Ev type, std::uint64_t arg) {
 }
 
 std::uint64_t World::Impl::call_at(TimeMs t, std::function<void()> fn) {
-  std::uint64_t id = next_seq;
-  calls.emplace(id, std::move(fn));
+  std::uint32_t slot;
+  if (free_call_slots.empty()) {
+    slot = static_cast<std::uint32_t>(call_slots.size());
+    call_slots.emplace_back();
+  } else {
+    slot = free_call_slots.back();
+    free_call_slots.pop_back();
+  }
+  CallSlot& c = call_slots[slot];
+  c.fn = std::move(fn);
+  const std::uint64_t id = static_cast<std::uint64_t>(c.generation) << 32 | slot;
   at(t, Ev::Call, id);
   return id;
+}
+
+World::Impl::CallSlot* World::Impl::find_call(std::uint64_t id) {
+  const auto slot = static_cast<std::uint32_t>(id);
+  if (slot >= call_slots.size() || call_slots[slot].generation != id >> 32) return nullptr;
+  return &call_slots[slot];
+}
+
+void World::Impl::cancel_call(std::uint64_t id) {
+  CallSlot* c = find_call(id);
+  if (!c) return;
+  c->fn = nullptr;
+  ++c->generation;
+  free_call_slots.push_back(static_cast<std::uint32_t>(id));
 }
 
 bool World::Impl::step(TimeMs limit) {
@@ -100,10 +123,12 @@ bool World::Impl::step(TimeMs limit) {
       deliver_down(e.arg);
       break;
     case Ev::Call: {
-      auto it = calls.find(e.arg);
-      if (it == calls.end()) break;  // cancelled
-      std::function<void()> fn = std::move(it->second);
-      calls.erase(it);
+      CallSlot* c = find_call(e.arg);
+      if (!c) break;  // cancelled
+      std::function<void()> fn = std::move(c->fn);
+      c->fn = nullptr;
+      ++c->generation;
+      free_call_slots.push_back(static_cast<std::uint32_t>(e.arg));
       fn();
       break;
     }

@@ -139,10 +139,20 @@ struct World::Impl {
   };
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   std::uint64_t next_seq = 0;
-  std::map<std::uint64_t, std::function<void()>> calls;  // Ev::Call payloads
+  // Ev::Call payloads in reusable slots. A call's id is its slot and the
+  // slot's generation (never 0); a slot moves to the next generation when
+  // its call runs or is cancelled, so a stale id finds nothing.
+  struct CallSlot {
+    std::function<void()> fn;
+    std::uint32_t generation = 1;
+  };
+  std::vector<CallSlot> call_slots;
+  std::vector<std::uint32_t> free_call_slots;
   void at(TimeMs t, Ev type, std::uint64_t arg);
   std::uint64_t call_at(TimeMs t, std::function<void()> fn);
-  void cancel_call(std::uint64_t id) { calls.erase(id); }
+  void cancel_call(std::uint64_t id);
+  // The pending call with this id, or null.
+  CallSlot* find_call(std::uint64_t id);
   bool step(TimeMs limit);
 
   // --- clients ---
