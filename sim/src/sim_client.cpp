@@ -252,19 +252,25 @@ void World::Impl::forget(Handle& h, PendingOp& op) {
 }
 
 void World::Impl::complete(Handle& h, PendingOp& op, Outcome&& out) {
-  if (op.watcher) {
-    // activateWatcher: exists registers either way; getData and getChildren
-    // only on success.
-    if (op.kind == request_kind<ExistsRequest> && out.error == Error::Ok) h.node_w[op.path].push_back(op.watcher);
-    if (op.kind == request_kind<ExistsRequest> && out.error == Error::NoNode) h.exist_w[op.path].push_back(op.watcher);
-    if (op.kind == request_kind<GetDataRequest> && out.error == Error::Ok) h.node_w[op.path].push_back(op.watcher);
-    if (op.kind == request_kind<GetChildrenRequest> && out.error == Error::Ok) h.child_w[op.path].push_back(op.watcher);
-    if (op.kind == request_kind<AddWatchRequest> && out.error == Error::Ok) {
-      (op.recursive ? h.recursive_w : h.persistent_w)[op.path].push_back(op.watcher);
-    }
-  }
   record(TraceKind::Response, op.view, h.session, out.zxid.value, static_cast<int>(out.error),
          op.close ? -1 : op.kind, op.xid, op.path);
+  if (op.watcher) {
+    // activateWatcher: exists registers either way; getData and getChildren
+    // only on success. The op's path and watcher are not needed after this.
+    Handle::WatchTable* table = nullptr;
+    if (op.kind == request_kind<ExistsRequest> && out.error == Error::Ok) table = &h.node_w;
+    if (op.kind == request_kind<ExistsRequest> && out.error == Error::NoNode) table = &h.exist_w;
+    if (op.kind == request_kind<GetDataRequest> && out.error == Error::Ok) table = &h.node_w;
+    if (op.kind == request_kind<GetChildrenRequest> && out.error == Error::Ok) table = &h.child_w;
+    if (op.kind == request_kind<AddWatchRequest> && out.error == Error::Ok) {
+      table = op.recursive ? &h.recursive_w : &h.persistent_w;
+    }
+    if (table) {
+      auto it = table->find(op.path);
+      if (it == table->end()) it = table->emplace(std::move(op.path), std::vector<Watcher>{}).first;
+      it->second.push_back(std::move(op.watcher));
+    }
+  }
   op.result = std::move(out);
   op.waiter.resume();  // may destroy op
 }
@@ -404,13 +410,17 @@ void World::Impl::session_event(Handle& h, KeeperState state) {
 void World::Impl::watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxid) {
   record(TraceKind::Watch, h.views.front(), h.session, zxid, static_cast<int>(e.type), 0, 0, e.path);
   std::vector<Watcher> fire;
-  auto take = [&](std::map<std::string, std::vector<Watcher>>& table) {
+  auto take = [&](Handle::WatchTable& table) {
     auto it = table.find(e.path);
     if (it == table.end()) return;
-    for (Watcher& w : it->second) fire.push_back(std::move(w));
+    if (fire.empty()) {
+      fire = std::move(it->second);
+    } else {
+      for (Watcher& w : it->second) fire.push_back(std::move(w));
+    }
     table.erase(it);
   };
-  auto keep = [&](const std::map<std::string, std::vector<Watcher>>& table, const std::string& p) {
+  auto keep = [&](const Handle::WatchTable& table, std::string_view p) {
     auto it = table.find(p);
     if (it != table.end()) fire.insert(fire.end(), it->second.begin(), it->second.end());
   };
@@ -432,8 +442,8 @@ void World::Impl::watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxi
       break;
   }
   keep(h.persistent_w, e.path);
-  if (e.type != EventType::NodeChildrenChanged) {
-    for (std::string p = e.path;; p = std::string(parent_of(p))) {
+  if (e.type != EventType::NodeChildrenChanged && !h.recursive_w.empty()) {
+    for (std::string_view p = e.path;; p = parent_of(p)) {
       keep(h.recursive_w, p);
       if (p == "/") break;
     }

@@ -108,7 +108,9 @@ struct Handle {
   std::uint64_t conn = 0;                   // current connection, 0 = none
   std::deque<PendingOp*> in_flight;         // sent, by xid (replies come in order)
   std::deque<PendingOp*> queued;
-  std::map<std::string, std::vector<Watcher>> node_w, exist_w, child_w, persistent_w, recursive_w;
+  // Watchers by path (ordered: session events reach them in path order).
+  using WatchTable = std::map<std::string, std::vector<Watcher>, std::less<>>;
+  WatchTable node_w, exist_w, child_w, persistent_w, recursive_w;
   std::vector<int> views;                   // client ids sharing this handle
   TimeMs last_send = 0;
   TimeMs pause_start = 0;
