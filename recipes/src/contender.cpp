@@ -83,6 +83,8 @@ Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Mar
     if (!listed) co_return listed.error();
     std::vector<Contender> found;
     std::vector<std::int32_t> seqs;
+    found.reserve(listed->children.size());
+    seqs.reserve(listed->children.size());
     for (std::string& c : listed->children) {
       for (std::size_t k = 0; k < markers.size(); ++k) {
         if (auto seq = sequence_after(c, markers[k])) {
