@@ -63,6 +63,12 @@ Error validate_path(std::string_view path, bool sequential) noexcept {
   char last = '/';
   while (i < n) {
     char c = path[i];
+    // Printable ASCII other than '/' and '.' is always allowed.
+    if (c >= 0x20 && c < 0x7f && c != '/' && c != '.') {
+      last = c;
+      ++i;
+      continue;
+    }
     // The component ends at the next '/', or at the end (where "1" would follow
     // for a sequential path, so "/a/." + "1" is not relative).
     bool ends_here = (i + 1 == n && !sequential) || (i + 1 < n && path[i + 1] == '/');
@@ -89,9 +95,11 @@ bool client_accepts_path(std::string_view path, bool sequential) noexcept {
   if (len == 0 || path[0] != '/') return false;
   if (len == 1) return true;
   if (path[len - 1] == '/' && !sequential) return false;
-  char last = '/';
-  for (std::size_t i = 1; i < len; last = path[i], ++i) {
+  for (std::size_t i = 1; i < len; ++i) {
     char c = path[i];
+    // Every byte from 0x1f up (as unsigned) other than '/' and '.' passes.
+    if (static_cast<unsigned char>(c) >= 0x1f && c != '/' && c != '.') continue;
+    const char last = path[i - 1];
     bool at_end = i + 1 == len;
     if (c == 0) return false;
     if (c == '/' && last == '/') return false;
