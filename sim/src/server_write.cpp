@@ -6,9 +6,8 @@
 
 #include "zksim/path.h"
 
-#include <fmt/format.h>
-
 #include <cassert>
+#include <string>
 
 namespace zksim {
 
@@ -36,6 +35,25 @@ std::string_view parent_for_lookup(std::string_view path) {
 bool is_special_path(std::string_view path) {
   return path == "/" || path == "/zookeeper" || path == "/zookeeper/quota" ||
          path == "/zookeeper/config";
+}
+
+// Appends `v` as "%010d" prints it: zero-padded to ten characters, the
+// sign included ("-000000042"; -2147483648 takes eleven).
+void append_sequence_suffix(std::string& out, std::int32_t v) {
+  char digits[10];
+  std::size_t n = 0;
+  std::uint32_t u = v < 0 ? 0u - static_cast<std::uint32_t>(v) : static_cast<std::uint32_t>(v);
+  do {
+    digits[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  std::size_t width = 10;
+  if (v < 0) {
+    out += '-';
+    --width;
+  }
+  if (n < width) out.append(width - n, '0');
+  while (n > 0) out += digits[--n];
 }
 
 bool is_normal_ephemeral(std::int64_t owner, bool extended) {
@@ -86,8 +104,10 @@ Error Server::Impl::create(Txn& t, const CreateRequest& r, CreateResponse* out) 
     return e;
   }
   std::int32_t parent_cversion = tree.at(parent).st.cversion;
-  std::string path = r.path;
-  if (is_sequential(r.mode)) path += fmt::format("{:010d}", parent_cversion);
+  std::string path;
+  path.reserve(r.path.size() + 11);
+  path += r.path;
+  if (is_sequential(r.mode)) append_sequence_suffix(path, parent_cversion);
   if (validate_path(path) != Error::Ok) return Error::BadArguments;
   if (tree.find(path) != kNoNode) return Error::NodeExists;
   if (is_normal_ephemeral(tree.at(parent).st.ephemeral_owner, cfg.extended_types)) {

@@ -7,8 +7,7 @@
 #include "zksim/path.h"
 
 #include <algorithm>
-
-#include <fmt/format.h>
+#include <string>
 
 namespace zksim {
 namespace {
@@ -210,7 +209,10 @@ Task<bool> SimClient::wait_for(Signal s, TimeMs timeout_ms) {
 
 std::string SimClient::unique_id() {
   // The handle's number, not the session id: that is 0 until connected.
-  return fmt::format("{}-{}", h_.index, h_.next_unique++);
+  std::string id = std::to_string(h_.index);
+  id += '-';
+  id += std::to_string(h_.next_unique++);
+  return id;
 }
 
 void SimClient::annotate(std::string text) {
