@@ -81,22 +81,17 @@ Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Mar
     auto listed = co_await zk.get_children(dir, watcher);
     if (!listed && listed.error() == Error::ConnectionLoss) continue;
     if (!listed) co_return listed.error();
-    std::vector<Contender> found;
-    std::vector<std::int32_t> seqs;
-    found.reserve(listed->children.size());
-    seqs.reserve(listed->children.size());
+    std::vector<Contender> out;
+    out.reserve(listed->children.size());
     for (std::string& c : listed->children) {
       for (std::size_t k = 0; k < markers.size(); ++k) {
         if (auto seq = sequence_after(c, markers[k])) {
-          seqs.push_back(*seq);
-          found.push_back(Contender{std::move(c), *seq, k});
+          out.push_back(Contender{std::move(c), *seq, k});
           break;
         }
       }
     }
-    std::vector<Contender> out;
-    out.reserve(found.size());
-    for (std::size_t i : issue_order(seqs)) out.push_back(std::move(found[i]));
+    sort_in_issue_order(out, [](const Contender& c) { return c.seq; });
     // Equal numbers: only the creation zxid orders them. Rare (the counter
     // stuck at 2^31-1), so the Stats are read only then.
     bool retry = false;

@@ -54,32 +54,7 @@ std::optional<std::int32_t> sequence_after(std::string_view name, std::string_vi
 std::vector<std::size_t> issue_order(const std::vector<std::int32_t>& seqs) {
   std::vector<std::size_t> order(seqs.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  if (seqs.size() < 2) return order;
-  if (order.size() <= 16) {
-    // A handful of contenders: an insertion sort, stable and without the
-    // buffer std::stable_sort allocates.
-    for (std::size_t i = 1; i < order.size(); ++i) {
-      const std::size_t key = order[i];
-      std::size_t j = i;
-      for (; j > 0 && seqs[order[j - 1]] > seqs[key]; --j) order[j] = order[j - 1];
-      order[j] = key;
-    }
-  } else {
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return seqs[a] < seqs[b]; });
-  }
-  // The first in issue order follows the widest gap (circularly) between
-  // neighbours in numeric order.
-  auto gap = [&](std::size_t i) {  // from order[i-1] to order[i], wrapping
-    std::size_t prev = i == 0 ? order.size() - 1 : i - 1;
-    return static_cast<std::uint32_t>(seqs[order[i]]) - static_cast<std::uint32_t>(seqs[order[prev]]);
-  };
-  std::size_t start = 0;
-  std::uint32_t widest = gap(0);
-  for (std::size_t i = 1; i < order.size(); ++i) {
-    if (gap(i) > widest) widest = gap(i), start = i;
-  }
-  std::rotate(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(start), order.end());
+  sort_in_issue_order(order, [&](std::size_t i) { return seqs[i]; });
   return order;
 }
 

@@ -13,6 +13,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace zksim::test {
@@ -117,6 +118,20 @@ RC_GTEST_PROP(IssueOrder, MatchesItsDefinition, ()) {
       rc::gen::inRange<std::int32_t>(0, 40),
       [base](std::int32_t d) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(base) + static_cast<std::uint32_t>(d)); }));
   RC_ASSERT(issue_order(seqs) == model_issue_order(seqs));
+}
+
+RC_GTEST_PROP(SortInIssueOrder, MovesItemsAsIssueOrderOrdersTheirNumbers, ()) {
+  const auto base = *rc::gen::arbitrary<std::int32_t>();
+  const auto seqs = *rc::gen::container<std::vector<std::int32_t>>(rc::gen::map(
+      rc::gen::inRange<std::int32_t>(0, 40),
+      [base](std::int32_t d) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(base) + static_cast<std::uint32_t>(d)); }));
+  // Items carry their original index, so stability shows.
+  std::vector<std::pair<std::int32_t, std::string>> items;
+  for (std::size_t i = 0; i < seqs.size(); ++i) items.emplace_back(seqs[i], std::to_string(i));
+  recipes::sort_in_issue_order(items, [](const auto& item) { return item.first; });
+  std::vector<std::pair<std::int32_t, std::string>> expected;
+  for (std::size_t i : model_issue_order(seqs)) expected.emplace_back(seqs[i], std::to_string(i));
+  RC_ASSERT(items == expected);
 }
 
 }  // namespace
