@@ -154,20 +154,33 @@ bool client_accepts(std::string_view path, bool sequential) {
 
 }  // namespace reference
 
-// Mostly harmless components with now and then one that matters to the
-// rules ("", ".", "..", control bytes, malformed UTF-8), joined by '/'.
+// Harmless components (long enough for runs of ordinary bytes) with at
+// most two that matter to the rules ("", ".", "..", control bytes, bytes the
+// server refuses, malformed UTF-8) at chosen places, joined by '/'.
 rc::Gen<std::string> gen_raw_path() {
-  const auto harmless =
-      rc::gen::element<std::string>("a", "abc", "a.b", ".x", "x.", "...", "\xc3\xa9", "\xe2\x82\xac");
+  const auto harmless = rc::gen::element<std::string>("a", "abc", "a.b", ".x", "x.", "...", "lock-0000000001",
+                                                      "_c_0-1-", "\xc3\xa9", "\xe2\x82\xac");
   const auto special = rc::gen::element<std::string>("", ".", "..", "\x1f", "\x1e", "\x01", "\x7f", "\xc2\x85",
                                                      "\xef\xbf\xbd", "\xf0\x9f\x98\x80", "\xc3", "\xff",
                                                      std::string("a\0b", 3));
-  const auto component = rc::gen::weightedOneOf<std::string>({{6, harmless}, {1, special}});
-  const auto parts = rc::gen::resize(12, rc::gen::container<std::vector<std::string>>(component));
-  return rc::gen::map(parts, [](const std::vector<std::string>& ps) {
+  return rc::gen::exec([=] {
+    auto parts = *rc::gen::resize(10, rc::gen::container<std::vector<std::string>>(harmless));
+    const auto specials = *rc::gen::inRange(0, 3);
+    for (int k = 0; k < specials; ++k) {
+      const auto at = *rc::gen::inRange<std::size_t>(0, parts.size() + 1);
+      const auto bad = *special;
+      // A whole component, or inside another one's bytes.
+      if (*rc::gen::arbitrary<bool>() || at == parts.size()) {
+        parts.insert(parts.begin() + static_cast<std::ptrdiff_t>(at), bad);
+      } else {
+        parts[at].insert(*rc::gen::inRange<std::size_t>(0, parts[at].size() + 1), bad);
+      }
+    }
     std::string out;
-    for (const std::string& p : ps) out += "/" + p;
-    return out.empty() ? std::string("/") : out;
+    for (const std::string& p : parts) out += "/" + p;
+    if (out.empty()) out = "/";
+    if (*rc::gen::weightedElement<bool>({{1, true}, {4, false}})) out += "/";
+    return out;
   });
 }
 
