@@ -54,7 +54,7 @@ Task<Result<Created>> create_protected(Client& zk, std::string dir, std::string 
   std::string path = join(dir, prefix);
   for (;;) {
     auto made = co_await zk.create(path, data, mode);
-    if (made) co_return Created{made->path, made->stat.czxid};
+    if (made) co_return Created{std::move(made->path), made->stat.czxid};
     if (made.error() == Error::NoNode) {
       auto parent = co_await ensure_path(zk, dir);
       if (!parent) co_return parent.error();
@@ -160,7 +160,7 @@ Task<Result<Created>> contend(Client& zk, std::string dir, Markers markers, std:
   auto made = co_await create_protected(zk, dir, prefix, data, CreateMode::EphemeralSequential);
   if (!made) co_return made.error();
   std::string name = made->path.substr(made->path.rfind('/') + 1);
-  auto turn = co_await wait_turn(zk, dir, name, std::move(markers), std::move(rule), deadline_ms);
+  auto turn = co_await wait_turn(zk, dir, std::move(name), std::move(markers), std::move(rule), deadline_ms);
   if (!turn) {
     co_await delete_surely(zk, made->path);
     co_return turn.error();
