@@ -245,7 +245,7 @@ int Server::session_timeout_ms(SessionId session) const {
 std::vector<std::string> Server::ephemerals(SessionId session) const {
   const detail::SessionInfo* info = impl_->sessions.find(session);
   if (!info) return {};
-  return {info->ephemerals.begin(), info->ephemerals.end()};
+  return impl_->ephemeral_paths(*info);
 }
 
 std::optional<NodeView> Server::node(const std::string& path) const {

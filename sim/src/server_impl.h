@@ -74,11 +74,13 @@ struct Server::Impl {
   void delete_node(Txn& t, detail::NodeId id);
   Outcome kill_session(SessionId session, TimeMs now);
 
-  // The set a node with this ephemeralOwner is listed in: containers, ttls,
-  // its session's ephemerals, or none.
-  std::set<std::string, std::less<>>* owner_index(std::int64_t owner);
-  void index_owner(const std::string& path, std::int64_t owner);
-  void unindex_owner(const std::string& path, std::int64_t owner);
+  // Lists node `id` at `path`, whose ephemeralOwner is `owner`, where its
+  // owner says: containers, ttls (by path), its session's ephemerals (by
+  // id), or nowhere; unindex_owner takes it off again.
+  void index_owner(detail::NodeId id, const std::string& path, std::int64_t owner);
+  void unindex_owner(detail::NodeId id, const std::string& path, std::int64_t owner);
+  // The paths of a session's ephemerals, sorted.
+  std::vector<std::string> ephemeral_paths(const detail::SessionInfo& info) const;
   std::int64_t next_zxid() { return ++last_zxid; }
 };
 

@@ -6,6 +6,7 @@
 
 #include "zksim/path.h"
 
+#include <algorithm>
 #include <cassert>
 #include <string>
 
@@ -64,20 +65,34 @@ bool is_normal_ephemeral(std::int64_t owner, bool extended) {
 
 }  // namespace
 
-std::set<std::string, std::less<>>* Server::Impl::owner_index(std::int64_t owner) {
-  if (owner == 0) return nullptr;
-  if (owner == kContainerOwner) return &containers;
-  if (cfg.extended_types && (owner & kTtlOwnerMask) == kTtlOwnerMask) return &ttls;
-  detail::SessionInfo* s = sessions.find(SessionId{owner});
-  return s ? &s->ephemerals : nullptr;
+void Server::Impl::index_owner(NodeId id, const std::string& path, std::int64_t owner) {
+  if (owner == 0) return;
+  if (owner == kContainerOwner) {
+    containers.insert(path);
+  } else if (cfg.extended_types && (owner & kTtlOwnerMask) == kTtlOwnerMask) {
+    ttls.insert(path);
+  } else if (detail::SessionInfo* s = sessions.find(SessionId{owner})) {
+    s->ephemerals.insert(id);
+  }
 }
 
-void Server::Impl::index_owner(const std::string& path, std::int64_t owner) {
-  if (auto* index = owner_index(owner)) index->insert(path);
+void Server::Impl::unindex_owner(NodeId id, const std::string& path, std::int64_t owner) {
+  if (owner == 0) return;
+  if (owner == kContainerOwner) {
+    containers.erase(path);
+  } else if (cfg.extended_types && (owner & kTtlOwnerMask) == kTtlOwnerMask) {
+    ttls.erase(path);
+  } else if (detail::SessionInfo* s = sessions.find(SessionId{owner})) {
+    s->ephemerals.erase(id);
+  }
 }
 
-void Server::Impl::unindex_owner(const std::string& path, std::int64_t owner) {
-  if (auto* index = owner_index(owner)) index->erase(path);
+std::vector<std::string> Server::Impl::ephemeral_paths(const detail::SessionInfo& info) const {
+  std::vector<std::string> out;
+  out.reserve(info.ephemerals.size());
+  for (NodeId id : info.ephemerals) out.push_back(tree.path(id));
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 Error Server::Impl::create(Txn& t, const CreateRequest& r, CreateResponse* out) {
@@ -138,7 +153,7 @@ Error Server::Impl::create(Txn& t, const CreateRequest& r, CreateResponse* out) 
   n.data = r.data;
   n.acl = acls.intern(open ? r.acl : *acl);
   NodeId id = tree.insert(path, parent, std::move(n));
-  index_owner(path, owner);
+  index_owner(id, path, owner);
   if (out) {
     out->stat = tree.stat(id);
     out->path = path;
@@ -154,7 +169,7 @@ void Server::Impl::delete_node(Txn& t, NodeId id) {
   if (t.record_undo) t.undo.push_back(Undo{Undo::Deleted, path, p.st, {}});
   // DataTree.deleteNode: pzxid only moves forward; cversion does not change.
   if (t.zxid > p.st.pzxid) p.st.pzxid = t.zxid;
-  unindex_owner(path, n.st.ephemeral_owner);
+  unindex_owner(id, path, n.st.ephemeral_owner);
   detail::Node old = tree.erase(id);
   if (t.record_undo) t.undo.back().node_before = std::move(old);
   t.triggers.push_back(Trigger{Trigger::Deleted, std::move(path)});
@@ -246,7 +261,7 @@ void Server::Impl::rollback(Txn& t) {
     switch (u.kind) {
       case Undo::Created: {
         NodeId id = tree.find(u.path);
-        unindex_owner(u.path, tree.at(id).st.ephemeral_owner);
+        unindex_owner(id, u.path, tree.at(id).st.ephemeral_owner);
         tree.erase(id);
         tree.at(tree.find(parent_for_lookup(u.path))).st = u.parent_before;
         break;
@@ -254,8 +269,8 @@ void Server::Impl::rollback(Txn& t) {
       case Undo::Deleted: {
         NodeId parent = tree.find(parent_for_lookup(u.path));
         std::int64_t owner = u.node_before.st.ephemeral_owner;
-        tree.insert(u.path, parent, std::move(u.node_before));
-        index_owner(u.path, owner);
+        NodeId id = tree.insert(u.path, parent, std::move(u.node_before));
+        index_owner(id, u.path, owner);
         tree.at(parent).st = u.parent_before;
         break;
       }
@@ -370,7 +385,8 @@ Outcome Server::Impl::kill_session(SessionId session, TimeMs now) {
   data_watches.remove_session(session);
   child_watches.remove_session(session);
   Txn t{next_zxid(), now, session, &info->auth, false, {}, {}};
-  std::vector<std::string> doomed(info->ephemerals.begin(), info->ephemerals.end());
+  // In path order, as ZooKeeper's sorted set of a session's ephemerals.
+  const std::vector<std::string> doomed = ephemeral_paths(*info);
   for (const std::string& path : doomed) delete_node(t, tree.find(path));
   sessions.remove(session);
   fire(t.triggers, out.notifications);
