@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
+#include <string_view>
 
 namespace zksim::scenarios {
 
@@ -91,7 +93,7 @@ bool is_rw(const std::string& r) { return r.find("rw-lock") != std::string::npos
 
 // Watch events delivered per (txn, path): how many clients one change woke.
 int max_wakeups(const Trace& trace) {
-  std::map<std::pair<std::int64_t, std::string>, int> woken;
+  std::map<std::pair<std::int64_t, std::string_view>, int> woken;  // views into `trace`
   int most = 0;
   for (const TraceEvent& e : trace.events()) {
     if (e.kind != TraceKind::Watch) continue;
@@ -106,10 +108,18 @@ int max_wakeups(const Trace& trace) {
 // could not have known better (its session expired on the server, and its
 // library had not heard yet); see Window in checkers.h.
 std::vector<Window> excused_windows(const Trace& trace) {
-  std::map<std::int64_t, int> client_of;  // session id -> client
-  for (const TraceEvent& e : trace.events()) {
-    if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
-  }
+  // Session id -> client, built at the first expiry (most runs have none).
+  std::optional<std::map<std::int64_t, int>> client_of;
+  auto client_of_session = [&](std::int64_t session) {
+    if (!client_of) {
+      client_of.emplace();
+      for (const TraceEvent& e : trace.events()) {
+        if (e.client >= 0 && e.session.value != 0) client_of->emplace(e.session.value, e.client);
+      }
+    }
+    auto c = client_of->find(session);
+    return c == client_of->end() ? std::optional<int>() : std::optional<int>(c->second);
+  };
   std::vector<Window> out;
   std::map<int, std::size_t> open;  // client -> expiry window waiting for news
   for (const TraceEvent& e : trace.events()) {
@@ -118,10 +128,10 @@ std::vector<Window> excused_windows(const Trace& trace) {
       out.push_back(Window{e.client, e.time, e.time + ms});
     } else if (e.kind == TraceKind::Server &&
                e.code == static_cast<std::int32_t>(ServerAction::SessionExpired)) {
-      auto c = client_of.find(e.session.value);
-      if (c == client_of.end()) continue;
-      open[c->second] = out.size();
-      out.push_back(Window{c->second, e.time, INT64_MAX});
+      std::optional<int> c = client_of_session(e.session.value);
+      if (!c) continue;
+      open[*c] = out.size();
+      out.push_back(Window{*c, e.time, INT64_MAX});
     } else if (e.kind == TraceKind::State && open.count(e.client) &&
                e.code != static_cast<std::int32_t>(SessionState::Connected)) {
       out[open[e.client]].to = e.time;
