@@ -152,10 +152,12 @@ Outcome Server::apply(SessionId session, const Request& request, TimeMs now, Chi
   m.sessions.touch(session, *info, now);
   const std::vector<Id>& auth = info->auth;
   auto write = [&](auto&& body) {
-    Impl::Txn t{m.next_zxid(), now, session, &auth, false, {}, {}};
+    Impl::Txn t{m.next_zxid(), now, session, &auth, false, std::move(m.spare_triggers), {}};
     out.error = body(t);
     out.zxid = Zxid{t.zxid};
     if (out.error == Error::Ok) m.fire(t.triggers, out.notifications);
+    m.spare_triggers = std::move(t.triggers);
+    m.spare_triggers.clear();
   };
   std::visit(
       [&](const auto& r) {

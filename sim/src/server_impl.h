@@ -50,6 +50,10 @@ struct Server::Impl {
     std::vector<Trigger> triggers;
     std::vector<Undo> undo;
   };
+  // Scratch storage reused by every write: a transaction's triggers, and
+  // fire()'s session lists.
+  std::vector<Trigger> spare_triggers;
+  std::vector<SessionId> fire_notify, fire_processed;
 
   // Reads and watch registration (server_read.cpp); no zxid.
   void read(SessionId session, const detail::SessionInfo& info, const Request& r,

@@ -340,8 +340,10 @@ Outcome Server::Impl::multi(Txn& t, const MultiRequest& r) {
 }
 
 void Server::Impl::fire(const std::vector<Trigger>& triggers, std::vector<Notification>& out) {
-  std::vector<SessionId> notify;
-  const std::vector<SessionId> none;
+  std::vector<SessionId>& notify = fire_notify;
+  std::vector<SessionId>& processed = fire_processed;
+  static const std::vector<SessionId> none;
+  notify.clear();
   auto emit = [&](EventType type, std::string_view path) {
     for (SessionId s : notify) {
       out.push_back(Notification{s, WatchedEvent{type, KeeperState::SyncConnected, std::string(path)}});
@@ -358,7 +360,7 @@ void Server::Impl::fire(const std::vector<Trigger>& triggers, std::vector<Notifi
         emit(EventType::NodeChildrenChanged, parent);
         break;
       case Trigger::Deleted: {
-        auto processed = data_watches.trigger(trig.path, EventType::NodeDeleted, none, notify);
+        data_watches.trigger(trig.path, EventType::NodeDeleted, none, notify, &processed);
         child_watches.trigger(trig.path, EventType::NodeDeleted, processed, notify);
         emit(EventType::NodeDeleted, trig.path);
         child_watches.trigger(parent, EventType::NodeChildrenChanged, none, notify);

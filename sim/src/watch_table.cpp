@@ -43,11 +43,14 @@ void WatchManager::drop(Table::iterator it, std::vector<Entry>::iterator e) {
   if (it->second.empty()) table_.erase(it);
 }
 
-std::vector<SessionId> WatchManager::trigger(std::string_view path, EventType type,
-                                             const std::vector<SessionId>& suppress,
-                                             std::vector<SessionId>& notify) {
-  std::vector<SessionId> found;
-  if (table_.empty()) return found;
+void WatchManager::trigger(std::string_view path, EventType type, const std::vector<SessionId>& suppress,
+                           std::vector<SessionId>& notify, std::vector<SessionId>* processed) {
+  std::vector<SessionId>& found = found_;
+  found.clear();
+  if (table_.empty()) {
+    if (processed) processed->clear();
+    return;
+  }
   std::string_view local = path;
   bool at_parent = false;
   while (true) {
@@ -82,7 +85,7 @@ std::vector<SessionId> WatchManager::trigger(std::string_view path, EventType ty
   for (SessionId s : found) {
     if (!std::binary_search(suppress.begin(), suppress.end(), s)) notify.push_back(s);
   }
-  return found;
+  if (processed) *processed = found;
 }
 
 bool WatchManager::remove(std::string_view path, SessionId session) {

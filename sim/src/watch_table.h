@@ -19,12 +19,12 @@ enum class WatchMode : std::uint8_t { Standard, Persistent, PersistentRecursive 
 class WatchManager {
  public:
   void add(std::string_view path, SessionId session, WatchMode mode);
-  // Sessions to notify of `type` at `path`, ascending, minus `suppress`
-  // (sorted). Fired one-shot watches are removed. Returns every watcher
-  // found, suppressed ones included (ZooKeeper's "processed" set).
-  std::vector<SessionId> trigger(std::string_view path, EventType type,
-                                 const std::vector<SessionId>& suppress,
-                                 std::vector<SessionId>& notify);
+  // Appends to `notify` the sessions to notify of `type` at `path`,
+  // ascending, minus `suppress` (sorted). Fired one-shot watches are
+  // removed. `processed`, if given, is set to every watcher found,
+  // suppressed ones included, ascending (ZooKeeper's "processed" set).
+  void trigger(std::string_view path, EventType type, const std::vector<SessionId>& suppress,
+               std::vector<SessionId>& notify, std::vector<SessionId>* processed = nullptr);
   // removeWatcher: true if the session had a watch on exactly `path`.
   bool remove(std::string_view path, SessionId session);
   void remove_session(SessionId session);
@@ -54,6 +54,7 @@ class WatchManager {
   std::unordered_map<SessionId, std::vector<const std::string*>, SessionHash> by_session_;
   std::size_t count_ = 0;
   std::size_t recursive_ = 0;
+  std::vector<SessionId> found_;  // trigger's scratch, kept for its storage
 };
 
 }  // namespace zksim::detail
