@@ -317,16 +317,17 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   apply_fault(strike->kind, *victim, is(FaultKind::Pause) ? cfg.nemesis.pause_ms : cfg.nemesis.delay_ms);
 }
 
-void World::Impl::publish(const Outcome& out, std::int64_t zxid) {
-  for (const Notification& n : out.notifications) {
+void World::Impl::publish(Outcome& out, std::int64_t zxid) {
+  for (Notification& n : out.notifications) {
     auto it = session_conn.find(n.session);
     if (it == session_conn.end()) continue;  // not connected: setWatches will tell
     DownMsg msg;
     msg.kind = DownMsg::Event;
-    msg.event = n.event;
+    msg.event = std::move(n.event);
     msg.zxid = zxid;
     send_down(it->second, std::move(msg));
   }
+  out.notifications.clear();
 }
 
 // Pings are not simulated one by one: while a connected client runs, its
@@ -402,7 +403,7 @@ void World::Impl::expire_session(SessionId s) {
 }
 
 void World::Impl::reap() {
-  for (const Outcome& out : server.reap(now)) {
+  for (Outcome& out : server.reap(now)) {
     record(TraceKind::Server, -1, SessionId{}, out.zxid.value,
            static_cast<int>(ServerAction::Reaped), static_cast<int>(out.error));
     publish(out, out.zxid.value);

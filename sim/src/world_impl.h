@@ -191,7 +191,9 @@ struct World::Impl {
   // --- server side (world.cpp) ---
   void serve_connect(std::uint64_t conn, const UpMsg& msg);
   void serve_request(std::uint64_t conn, UpMsg& msg);
-  void publish(const Outcome& out, std::int64_t zxid);  // watch events to their sessions
+  // Sends the watch events of `out` to their sessions, moving them out of it
+  // (nothing reads an outcome's notifications after this).
+  void publish(Outcome& out, std::int64_t zxid);
   std::unordered_map<SessionId, std::uint64_t, SessionHash> session_conn;  // server side; never iterated
   // Sessions the server no longer hears pings from, by deadline.
   std::set<std::pair<TimeMs, SessionId>> silent;
