@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <new>
 
 namespace zksim::detail {
 
@@ -68,6 +69,10 @@ DataTree::DataTree() : index_(16) {
   NodeId zk = insert("/zookeeper", root, Node{});
   insert("/zookeeper/quota", zk, Node{});
   insert("/zookeeper/config", zk, Node{});
+}
+
+DataTree::~DataTree() {
+  for (NodeId id = 0; id < allocated_; ++id) at(id).~Node();
 }
 
 // True when the names from `id` up to the root spell `path` exactly.
@@ -140,9 +145,12 @@ NodeId DataTree::insert(std::string_view path, NodeId parent, Node fields) {
     free_.pop_back();
   } else {
     if ((allocated_ & kChunkMask) == 0) {
-      chunks_.push_back(std::make_unique<Node[]>(std::size_t{1} << kChunkBits));
+      void* raw = ::operator new(sizeof(Node) << kChunkBits);
+      chunks_.emplace_back(static_cast<Node*>(raw));
     }
-    id = allocated_++;
+    id = allocated_;
+    new (&at(id)) Node();
+    ++allocated_;
   }
   Node& n = at(id);
   n = std::move(fields);
