@@ -137,7 +137,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
       co_await zk.sleep(w.think_ms);
       continue;
     }
-    s.history.ok(op, zk.now(), g->node, g->fence);
+    s.history.ok(op, zk.now(), std::move(g->node), g->fence);
     int depth = 1;
     // Reentrancy is the locks' (a second lease is not; resign ends a
     // leadership whatever the count).
@@ -145,7 +145,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
       auto again = s.history.invoke(id, acquire, zk.now());
       auto g2 = co_await lock->acquire(write, w.timeout_ms);
       if (g2) {
-        s.history.ok(again, zk.now(), g2->node, g2->fence);
+        s.history.ok(again, zk.now(), std::move(g2->node), g2->fence);
         ++depth;
       } else {
         record(s.history, again, zk.now(), g2.error());
