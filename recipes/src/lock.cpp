@@ -37,7 +37,7 @@ Task<Result<Grant>> Lock::acquire(TimeMs timeout_ms) {
   auto made = co_await detail::contend(zk_, dir_, std::move(markers), 0, options_.data, std::move(first), deadline);
   acquiring_ = false;
   if (!made) co_return made.error();
-  grant_ = Grant{made->path, made->czxid};
+  grant_ = Grant{std::move(made->path), made->czxid};
   count_ = 1;
   co_return *grant_;
 }
