@@ -181,13 +181,15 @@ Error Server::Impl::remove(Txn& t, const DeleteRequest& r) {
       is_special_path(r.path)) {
     return Error::BadArguments;
   }
-  NodeId parent = tree.find(parent_for_lookup(r.path));
+  // The node's own parent link is the parent the path names: one lookup
+  // when the node exists.
+  NodeId id = tree.find(r.path);
+  NodeId parent = id != kNoNode ? tree.at(id).parent : tree.find(parent_for_lookup(r.path));
   if (parent == kNoNode) return Error::NoNode;
   if (Error e = detail::check_acl(acls.get(tree.at(parent).acl), perms::kDelete, *t.auth);
       e != Error::Ok) {
     return e;
   }
-  NodeId id = tree.find(r.path);
   if (id == kNoNode) return Error::NoNode;
   if (Error e = check_version(tree.at(id).st.version, r.version); e != Error::Ok) return e;
   if (!tree.at(id).children.empty()) return Error::NotEmpty;
