@@ -1,6 +1,7 @@
 #include "data_tree.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <new>
 
@@ -224,12 +225,21 @@ Stat DataTree::stat(NodeId id) const {
 }
 
 std::vector<std::string> DataTree::child_names(NodeId id) const {
-  // Sorting views first moves no strings around.
-  std::vector<std::string_view> views;
-  views.reserve(at(id).children.size());
-  for (NodeId c : at(id).children) views.push_back(at(c).name.view());
-  std::sort(views.begin(), views.end());
-  return {views.begin(), views.end()};
+  // Sorting views first moves no strings around; a few children (the usual
+  // case) are sorted on the stack.
+  const ChildIds& children = at(id).children;
+  auto sorted_names = [&](std::string_view* views) {
+    std::size_t n = 0;
+    for (NodeId c : children) views[n++] = at(c).name.view();
+    std::sort(views, views + n);
+    return std::vector<std::string>(views, views + n);
+  };
+  if (children.size() <= 16) {
+    std::array<std::string_view, 16> views;
+    return sorted_names(views.data());
+  }
+  std::vector<std::string_view> views(children.size());
+  return sorted_names(views.data());
 }
 
 std::int64_t DataTree::count_descendants(NodeId id) const {
