@@ -71,40 +71,36 @@ struct TimedWait {
 
 // --- Client interface ---
 
-void SimClient::prepare(PendingOp& op, Request request, std::string path, Watcher watcher,
-                        bool recursive) {
+void SimClient::prepare(PendingOp& op, Request request, Watcher watcher, bool recursive) {
   op.kind = static_cast<std::int32_t>(request.index());
-  op.path = std::move(path);
+  op.request = std::move(request);
+  op.path = path_of(op.request);
   op.watcher = std::move(watcher);
   op.recursive = recursive;
   op.view = id_;
-  op.request = std::move(request);
 }
 
 Task<Result<CreateResponse>> SimClient::create(std::string path, std::string data,
                                                CreateMode mode, AclList acl,
                                                std::int64_t ttl_ms) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, CreateRequest{std::move(path), std::move(data), std::move(acl), mode, ttl_ms}, std::move(p));
+  prepare(a.op, CreateRequest{std::move(path), std::move(data), std::move(acl), mode, ttl_ms});
   Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<CreateResponse>(std::move(o.response));
 }
 
 Task<Result<void>> SimClient::remove(std::string path, Version version) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, DeleteRequest{std::move(path), version}, std::move(p));
+  prepare(a.op, DeleteRequest{std::move(path), version});
   Outcome o = co_await a;
   co_return Result<void>(o.error);
 }
 
 Task<Result<Stat>> SimClient::exists(std::string path, Watcher watcher) {
   bool watch = static_cast<bool>(watcher);
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, ExistsRequest{std::move(path), watch}, std::move(p), std::move(watcher));
+  prepare(a.op, ExistsRequest{std::move(path), watch}, std::move(watcher));
   Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<StatResponse>(o.response).stat;
@@ -112,18 +108,16 @@ Task<Result<Stat>> SimClient::exists(std::string path, Watcher watcher) {
 
 Task<Result<DataResponse>> SimClient::get_data(std::string path, Watcher watcher) {
   bool watch = static_cast<bool>(watcher);
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, GetDataRequest{std::move(path), watch}, std::move(p), std::move(watcher));
+  prepare(a.op, GetDataRequest{std::move(path), watch}, std::move(watcher));
   Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<DataResponse>(std::move(o.response));
 }
 
 Task<Result<Stat>> SimClient::set_data(std::string path, std::string data, Version version) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, SetDataRequest{std::move(path), std::move(data), version}, std::move(p));
+  prepare(a.op, SetDataRequest{std::move(path), std::move(data), version});
   Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<StatResponse>(o.response).stat;
@@ -131,19 +125,16 @@ Task<Result<Stat>> SimClient::set_data(std::string path, std::string data, Versi
 
 Task<Result<ChildrenResponse>> SimClient::get_children(std::string path, Watcher watcher) {
   bool watch = static_cast<bool>(watcher);
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, GetChildrenRequest{std::move(path), watch}, std::move(p), std::move(watcher));
+  prepare(a.op, GetChildrenRequest{std::move(path), watch}, std::move(watcher));
   Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<ChildrenResponse>(std::move(o.response));
 }
 
 Task<MultiResult> SimClient::multi(std::vector<MultiOp> ops) {
-  std::string p;
-  if (!ops.empty()) p = std::visit([](const auto& op) { return op.path; }, ops.front());
   OpAwaiter a(w_, h_);
-  prepare(a.op, MultiRequest{std::move(ops)}, std::move(p));
+  prepare(a.op, MultiRequest{std::move(ops)});
   Outcome o = co_await a;
   MultiResult r;
   r.error = o.error;
@@ -157,18 +148,16 @@ Task<MultiResult> SimClient::multi(std::vector<MultiOp> ops) {
 }
 
 Task<Result<void>> SimClient::sync(std::string path) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, SyncRequest{std::move(path)}, std::move(p));
+  prepare(a.op, SyncRequest{std::move(path)});
   Outcome o = co_await a;
   co_return Result<void>(o.error);
 }
 
 Task<Result<void>> SimClient::add_watch(std::string path, AddWatchMode mode, Watcher watcher) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, AddWatchRequest{std::move(path), mode}, std::move(p), std::move(watcher),
-                            mode == AddWatchMode::PersistentRecursive);
+  prepare(a.op, AddWatchRequest{std::move(path), mode}, std::move(watcher),
+          mode == AddWatchMode::PersistentRecursive);
   Outcome o = co_await a;
   co_return Result<void>(o.error);
 }
@@ -233,7 +222,7 @@ bool World::Impl::submit(Handle& h, PendingOp& op) {
   op.xid = h.next_xid++;
   if (h.state == SessionState::Connected && h.conn != 0) {
     h.in_flight.push_back(&op);
-    UpMsg msg{op.close ? UpMsg::Close : UpMsg::Req, op.xid, op.view, std::move(op.request)};
+    UpMsg msg{op.close ? UpMsg::Close : UpMsg::Req, op.xid, op.view, &op.request};
     record(TraceKind::Request, op.view, h.session, 0, op.close ? -1 : op.kind, 0, op.xid, op.path);
     send_up(h, std::move(msg));
   } else {
@@ -250,6 +239,14 @@ void World::Impl::forget(Handle& h, PendingOp& op) {
   } else {
     auto it = std::find(h.in_flight.begin(), h.in_flight.end(), &op);
     if (it != h.in_flight.end()) h.in_flight.erase(it);
+    // A message still to be served keeps the request alive on its own.
+    if (Conn* c = find_conn(h.conn); c && c->server_open) {
+      c->up.for_each([&](UpMsg& m) {
+        if (m.request != &op.request) return;
+        m.own = std::make_unique<Request>(std::move(op.request));
+        m.request = m.own.get();
+      });
+    }
   }
 }
 
@@ -269,7 +266,7 @@ void World::Impl::complete(Handle& h, PendingOp& op, Outcome&& out) {
     }
     if (table) {
       auto it = table->find(op.path);
-      if (it == table->end()) it = table->emplace(std::move(op.path), std::vector<Watcher>{}).first;
+      if (it == table->end()) it = table->emplace(std::string(op.path), std::vector<Watcher>{}).first;
       it->second.push_back(std::move(op.watcher));
     }
   }
@@ -307,7 +304,7 @@ void World::Impl::connect(Handle& h) {
   Conn& c = *conns.back();
   c.handle = h.index;
   h.conn = id;
-  UpMsg msg{UpMsg::Connect, 0, h.views.front(), {}, h.session, h.requested_timeout_ms};
+  UpMsg msg{UpMsg::Connect, 0, h.views.front(), nullptr, nullptr, h.session, h.requested_timeout_ms};
   send_up(h, std::move(msg));
 }
 
@@ -347,7 +344,10 @@ void World::Impl::on_down(Handle& h, DownMsg& msg) {
       if (!sw.data.empty() || !sw.exist.empty() || !sw.child.empty() || !sw.persistent.empty() ||
           !sw.persistent_recursive.empty()) {
         record(TraceKind::Request, h.views.front(), h.session, 0, request_kind<SetWatchesRequest>, 0, 0, {});
-        send_up(h, UpMsg{UpMsg::Req, 0, h.views.front(), std::move(sw)});
+        UpMsg msg{UpMsg::Req, 0, h.views.front()};
+        msg.own = std::make_unique<Request>(std::move(sw));
+        msg.request = msg.own.get();
+        send_up(h, std::move(msg));
       }
       std::deque<PendingOp*> queued;
       queued.swap(h.queued);
@@ -356,8 +356,7 @@ void World::Impl::on_down(Handle& h, DownMsg& msg) {
         h.in_flight.push_back(op);
         record(TraceKind::Request, op->view, h.session, 0, op->close ? -1 : op->kind, 0, op->xid,
                op->path);
-        send_up(h, UpMsg{op->close ? UpMsg::Close : UpMsg::Req, op->xid, op->view,
-                         std::move(op->request)});
+        send_up(h, UpMsg{op->close ? UpMsg::Close : UpMsg::Req, op->xid, op->view, &op->request});
       }
       session_event(h, KeeperState::SyncConnected);
       return;

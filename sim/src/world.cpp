@@ -22,24 +22,6 @@ class DecidedOrder final : public ChildOrder {
   DecisionSource& d_;
 };
 
-std::string request_path(const Request& r) {
-  return std::visit(
-      [](const auto& q) -> std::string {
-        using Q = std::decay_t<decltype(q)>;
-        if constexpr (std::is_same_v<Q, MultiRequest>) {
-          if (q.ops.empty()) return {};
-          return std::visit([](const auto& op) { return op.path; }, q.ops.front());
-        } else if constexpr (std::is_same_v<Q, SetWatchesRequest>) {
-          return {};
-        } else if constexpr (std::is_same_v<Q, GetEphemeralsRequest>) {
-          return q.prefix;
-        } else {
-          return q.path;
-        }
-      },
-      r);
-}
-
 // A spawned task's owner: destroys itself when the task finishes.
 struct RootTask {
   struct promise_type {
@@ -67,6 +49,24 @@ struct RootTask {
 RootTask run_root(Task<> task) { co_await std::move(task); }
 
 }  // namespace
+
+std::string_view path_of(const Request& r) {
+  return std::visit(
+      [](const auto& q) -> std::string_view {
+        using Q = std::decay_t<decltype(q)>;
+        if constexpr (std::is_same_v<Q, MultiRequest>) {
+          if (q.ops.empty()) return {};
+          return std::visit([](const auto& op) -> std::string_view { return op.path; }, q.ops.front());
+        } else if constexpr (std::is_same_v<Q, SetWatchesRequest>) {
+          return {};
+        } else if constexpr (std::is_same_v<Q, GetEphemeralsRequest>) {
+          return q.prefix;
+        } else {
+          return q.path;
+        }
+      },
+      r);
+}
 
 World::Impl::Impl(WorldConfig c, DecisionSource& d)
     : cfg(std::move(c)), decisions(d), server(cfg.server), trace(cfg.keep_trace) {
@@ -281,19 +281,19 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   auto is = [&](FaultKind k) { return strike && strike->kind == k; };
   if (is(FaultKind::DropBeforeApply)) {
     record(TraceKind::Fault, msg.view, session, server.last_zxid().value,
-           static_cast<int>(strike->kind), 0, msg.xid, request_path(msg.request), "request lost");
+           static_cast<int>(strike->kind), 0, msg.xid, path_of(*msg.request), "request lost");
     server_close(conn);
     return;
   }
   DecidedOrder order(decisions);
-  Outcome out = server.apply(session, msg.request, now, &order);
+  Outcome out = server.apply(session, *msg.request, now, &order);
   if (out.connection_dropped) {
     server_close(conn);
     return;
   }
   if (is(FaultKind::DropAfterApply)) {
     record(TraceKind::Fault, msg.view, session, out.zxid.value, static_cast<int>(strike->kind), 0,
-           msg.xid, request_path(msg.request), fmt::format("applied {}, reply lost", out.error));
+           msg.xid, path_of(*msg.request), fmt::format("applied {}, reply lost", out.error));
     std::erase_if(out.notifications, [&](const Notification& n) { return n.session == session; });
     publish(out, out.zxid.value);
     server_close(conn);
@@ -417,8 +417,8 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(int client, const UpMs
   for (Armed& a : armed) {
     if (a.done || !a.fault.on || a.fault.client != client) continue;
     const RequestMatch& m = *a.fault.on;
-    if (m.kind >= 0 && m.kind != static_cast<std::int32_t>(msg.request.index())) continue;
-    if (!request_path(msg.request).starts_with(m.path_prefix)) continue;
+    if (m.kind >= 0 && m.kind != static_cast<std::int32_t>(msg.request->index())) continue;
+    if (!path_of(*msg.request).starts_with(m.path_prefix)) continue;
     if (++a.seen < a.fault.nth) continue;
     a.done = true;
     return Strike{a.fault.kind};

@@ -27,10 +27,14 @@ struct SessionHash {
   std::size_t operator()(SessionId s) const noexcept { return std::hash<std::int64_t>{}(s.value); }
 };
 
+// The path a request names (a multi's first op's; "" for setWatches),
+// viewing into the request.
+std::string_view path_of(const Request& r);
+
 // A request a coroutine is waiting on; lives in the awaiting coroutine's frame.
 struct PendingOp {
   std::int32_t kind = 0;      // index in Request
-  std::string path;           // for watch registration and the trace
+  std::string_view path;      // path_of(request), for watch registration and the trace
   Watcher watcher;            // registered when the reply allows
   bool recursive = false;     // add_watch mode
   int view = -1;              // the client view that issued it
@@ -39,7 +43,8 @@ struct PendingOp {
   std::optional<Outcome> result;
   bool queued = false;        // waiting for a connection (else in flight)
   bool close = false;         // a close() request, not a Request
-  // Until sent. Starts as a sync, whose default needs no allocation (a
+  // Stays here, in place, until the op completes: the message that carries
+  // it points at it. Starts as a sync, whose default needs no allocation (a
   // default CreateRequest would build the open ACL for every call).
   Request request{std::in_place_type<SyncRequest>};
 };
@@ -48,7 +53,13 @@ struct UpMsg {
   enum Kind : std::uint8_t { Connect, Req, Close } kind = Req;
   std::uint32_t xid = 0;     // 0: no reply expected (setWatches)
   int view = -1;             // the client view that sent it
-  Request request;           // Req
+  // Req: the request, held by the sender's PendingOp. An op completes or
+  // goes away only once its connection can no longer be served, so the
+  // server never reads a request whose op is gone (forget() hands the
+  // request over to `own` if that ever changes). A setWatches, which has
+  // no op, travels in `own`.
+  const Request* request = nullptr;
+  std::unique_ptr<Request> own;
   SessionId session;         // Connect: 0 for a new session
   int timeout_ms = 0;        // Connect
 };
@@ -70,6 +81,10 @@ class Fifo {
  public:
   bool empty() const { return head_ == items_.size(); }
   T& front() { return items_[head_]; }
+  template <class F>
+  void for_each(F f) {
+    for (std::size_t i = head_; i < items_.size(); ++i) f(items_[i]);
+  }
   void push_back(T&& v) { items_.push_back(std::move(v)); }
   void pop_front() {
     if (++head_ == items_.size()) {
@@ -283,8 +298,7 @@ class SimClient final : public Client {
 
  private:
   // Fills in a request about to be awaited.
-  void prepare(PendingOp& op, Request request, std::string path, Watcher watcher = {},
-               bool recursive = false);
+  void prepare(PendingOp& op, Request request, Watcher watcher = {}, bool recursive = false);
   World::Impl& w_;
   Handle& h_;
   int id_;
