@@ -4,6 +4,7 @@
 #include "zksim/path.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace zksim {
 
@@ -80,7 +81,8 @@ Server::Impl::Impl(ServerConfig c) : cfg(c), sessions(c.tick_ms) {
   // Every node made by the constructor has the open ACL (index 0); the
   // config node is read-only (ZOOKEEPER-2014) and its aversion is -1, as
   // DataTree.addConfigNode's setACL(..., -1) leaves it.
-  acls.intern(open_acl());
+  [[maybe_unused]] std::uint32_t open = acls.intern(open_acl());
+  assert(open == kOpenAcl);
   NodeId config = tree.find("/zookeeper/config");
   tree.at(config).acl = acls.intern(read_acl());
   tree.at(config).st.aversion = -1;

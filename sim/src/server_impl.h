@@ -17,6 +17,9 @@ namespace zksim {
 struct Server::Impl {
   explicit Impl(ServerConfig c);
 
+  // The open ACL's index in `acls`: the constructor interns it first.
+  static constexpr std::uint32_t kOpenAcl = 0;
+
   ServerConfig cfg;
   detail::DataTree tree;
   detail::AclTable acls;

@@ -30,7 +30,7 @@ NodeId Server::Impl::readable(const std::string& path, int perm, const std::vect
     out.error = Error::NoNode;
     return kNoNode;
   }
-  out.error = detail::check_acl(acls.get(tree.at(id).acl), perm, auth);
+  out.error = acls.check(tree.at(id).acl, perm, auth);
   return out.error == Error::Ok ? id : kNoNode;
 }
 

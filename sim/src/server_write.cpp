@@ -114,7 +114,7 @@ Error Server::Impl::create(Txn& t, const CreateRequest& r, CreateResponse* out) 
   std::string_view parent_path = parent_for_lookup(r.path);
   NodeId parent = tree.find(parent_path);
   if (parent == kNoNode) return Error::NoNode;
-  if (Error e = detail::check_acl(acls.get(tree.at(parent).acl), perms::kCreate, *t.auth);
+  if (Error e = acls.check(tree.at(parent).acl, perms::kCreate, *t.auth);
       e != Error::Ok) {
     return e;
   }
@@ -151,7 +151,8 @@ Error Server::Impl::create(Txn& t, const CreateRequest& r, CreateResponse* out) 
   n.st.ctime = n.st.mtime = t.now;
   n.st.ephemeral_owner = owner;
   n.data = r.data;
-  n.acl = acls.intern(open ? r.acl : *acl);
+  // world:anyone with every permission is the open ACL, interned first.
+  n.acl = open && r.acl[0].perms == perms::kAll ? kOpenAcl : acls.intern(open ? r.acl : *acl);
   NodeId id = tree.insert(path, parent, std::move(n));
   index_owner(id, path, owner);
   if (out) {
@@ -186,7 +187,7 @@ Error Server::Impl::remove(Txn& t, const DeleteRequest& r) {
   NodeId id = tree.find(r.path);
   NodeId parent = id != kNoNode ? tree.at(id).parent : tree.find(parent_for_lookup(r.path));
   if (parent == kNoNode) return Error::NoNode;
-  if (Error e = detail::check_acl(acls.get(tree.at(parent).acl), perms::kDelete, *t.auth);
+  if (Error e = acls.check(tree.at(parent).acl, perms::kDelete, *t.auth);
       e != Error::Ok) {
     return e;
   }
@@ -214,7 +215,7 @@ Error Server::Impl::set_data(Txn& t, const SetDataRequest& r, Stat* out) {
   NodeId id = tree.find(r.path);
   if (id == kNoNode) return Error::NoNode;
   detail::Node& n = tree.at(id);
-  if (Error e = detail::check_acl(acls.get(n.acl), perms::kWrite, *t.auth); e != Error::Ok) {
+  if (Error e = acls.check(n.acl, perms::kWrite, *t.auth); e != Error::Ok) {
     return e;
   }
   if (Error e = check_version(n.st.version, r.version); e != Error::Ok) return e;
@@ -235,7 +236,7 @@ Error Server::Impl::set_acl(Txn& t, const SetAclRequest& r, Stat* out) {
   NodeId id = tree.find(r.path);
   if (id == kNoNode) return Error::NoNode;
   detail::Node& n = tree.at(id);
-  if (Error e = detail::check_acl(acls.get(n.acl), perms::kAdmin, *t.auth); e != Error::Ok) {
+  if (Error e = acls.check(n.acl, perms::kAdmin, *t.auth); e != Error::Ok) {
     return e;
   }
   if (Error e = check_version(n.st.aversion, r.version); e != Error::Ok) return e;
@@ -250,7 +251,7 @@ Error Server::Impl::check(Txn& t, const CheckRequest& r) {
   if (validate_path(r.path) != Error::Ok) return Error::BadArguments;
   NodeId id = tree.find(r.path);
   if (id == kNoNode) return Error::NoNode;
-  if (Error e = detail::check_acl(acls.get(tree.at(id).acl), perms::kRead, *t.auth);
+  if (Error e = acls.check(tree.at(id).acl, perms::kRead, *t.auth);
       e != Error::Ok) {
     return e;
   }
