@@ -55,7 +55,7 @@ Task<Result<Created>> create_protected(Client& zk, std::string dir, std::string 
   std::string path = join(dir, prefix);
   for (;;) {
     auto made = co_await zk.create(path, data, mode);
-    if (made) co_return Created{made->path, made->stat.czxid};
+    if (made) co_return Created{std::move(made->path), made->stat.czxid};
     if (made.error() == Error::NoNode) {
       auto parent = co_await ensure_path(zk, dir);
       if (!parent) co_return parent.error();
@@ -82,20 +82,17 @@ Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Mar
     auto listed = co_await zk.get_children(dir, watcher);
     if (!listed && listed.error() == Error::ConnectionLoss) continue;
     if (!listed) co_return listed.error();
-    std::vector<Contender> found;
-    std::vector<std::int32_t> seqs;
+    std::vector<Contender> out;
+    out.reserve(listed->children.size());
     for (std::string& c : listed->children) {
       for (std::size_t k = 0; k < markers.size(); ++k) {
         if (auto seq = sequence_after(c, markers[k])) {
-          seqs.push_back(*seq);
-          found.push_back(Contender{std::move(c), *seq, k});
+          out.push_back(Contender{std::move(c), *seq, k});
           break;
         }
       }
     }
-    std::vector<Contender> out;
-    out.reserve(found.size());
-    for (std::size_t i : issue_order(seqs)) out.push_back(std::move(found[i]));
+    sort_in_issue_order(out, [](const Contender& c) { return c.seq; });
     // Equal numbers: only the creation zxid orders them. Rare (the counter
     // stuck at 2^31-1), so the Stats are read only then.
     bool retry = false;
@@ -171,7 +168,7 @@ Task<Result<Created>> contend(Client& zk, std::string dir, Markers markers, std:
   auto made = co_await create_protected(zk, dir, prefix, data, CreateMode::EphemeralSequential);
   if (!made) co_return made.error();
   std::string name = made->path.substr(made->path.rfind('/') + 1);
-  auto turn = co_await wait_turn(zk, dir, name, std::move(markers), std::move(rule), deadline_ms);
+  auto turn = co_await wait_turn(zk, dir, std::move(name), std::move(markers), std::move(rule), deadline_ms);
   if (!turn) {
     co_await delete_surely(zk, made->path);
     co_return turn.error();

@@ -34,10 +34,10 @@ Task<Result<Grant>> Lock::acquire(TimeMs timeout_ms) {
     return all[me - 1].name;
   };
   detail::Markers markers{options_.name};
-  auto made = co_await detail::contend(zk_, dir_, markers, 0, options_.data, first, deadline);
+  auto made = co_await detail::contend(zk_, dir_, std::move(markers), 0, options_.data, std::move(first), deadline);
   acquiring_ = false;
   if (!made) co_return made.error();
-  grant_ = Grant{made->path, made->czxid};
+  grant_ = Grant{std::move(made->path), made->czxid};
   count_ = 1;
   co_return *grant_;
 }
@@ -46,9 +46,9 @@ Task<Result<void>> Lock::release() {
   if (count_ == 0) co_return Error::BadArguments;
   if (tracker_->lost()) count_ = 1;  // nothing is held any more: one release ends it
   if (--count_ > 0) co_return Result<void>();
-  std::string node = grant_->node;
+  std::string node = std::move(grant_->node);
   grant_.reset();
-  auto gone = co_await detail::delete_surely(zk_, node);
+  auto gone = co_await detail::delete_surely(zk_, std::move(node));
   (void)gone;  // SessionExpired and the like: the ephemeral went with the session
   co_return Result<void>();
 }

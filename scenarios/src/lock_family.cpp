@@ -21,6 +21,8 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 namespace zksim::scenarios::detail {
 
@@ -147,8 +149,8 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
       co_await zk.sleep(w.think_ms);
       continue;
     }
-    s.history.ok(op, zk.now(), g->node, g->fence);
     s.grants.push_back(server_view(*s.server, id, zk.now(), g->node, !write && !suffix.empty()));
+    s.history.ok(op, zk.now(), std::move(g->node), g->fence);
     int depth = 1;
     // Reentrancy is the locks' (a second lease is not; resign ends a
     // leadership whatever the count).
@@ -156,8 +158,8 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
       auto again = s.history.invoke(id, acquire, zk.now());
       auto g2 = co_await lock->acquire(write, w.timeout_ms);
       if (g2) {
-        s.history.ok(again, zk.now(), g2->node, g2->fence);
         s.grants.push_back(server_view(*s.server, id, zk.now(), g2->node, !write && !suffix.empty()));
+        s.history.ok(again, zk.now(), std::move(g2->node), g2->fence);
         ++depth;
       } else {
         record_failure(s.history, again, zk.now(), g2.error());
@@ -223,7 +225,7 @@ std::vector<std::string> properties(const std::string& r) {
 
 // Watch events delivered per (txn, path): how many clients one change woke.
 Wakeups max_wakeups(const Trace& trace) {
-  std::map<std::pair<std::int64_t, std::string>, Wakeups> woken;
+  std::map<std::pair<std::int64_t, std::string_view>, Wakeups> woken;  // views into `trace`
   Wakeups most;
   for (const TraceEvent& e : trace.events()) {
     if (e.kind != TraceKind::Watch) continue;
@@ -245,10 +247,18 @@ Wakeups max_wakeups(const Trace& trace) {
 // could not have known better (its session expired on the server, and its
 // library had not heard yet); see Window in checkers.h.
 std::vector<Window> excused_windows(const Trace& trace) {
-  std::map<std::int64_t, int> client_of;  // session id -> client
-  for (const TraceEvent& e : trace.events()) {
-    if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
-  }
+  // Session id -> client, built at the first expiry (most runs have none).
+  std::optional<std::map<std::int64_t, int>> client_of;
+  auto client_of_session = [&](std::int64_t session) {
+    if (!client_of) {
+      client_of.emplace();
+      for (const TraceEvent& e : trace.events()) {
+        if (e.client >= 0 && e.session.value != 0) client_of->emplace(e.session.value, e.client);
+      }
+    }
+    auto c = client_of->find(session);
+    return c == client_of->end() ? std::optional<int>() : std::optional<int>(c->second);
+  };
   std::vector<Window> out;
   std::map<int, std::size_t> open;  // client -> expiry window waiting for news
   for (const TraceEvent& e : trace.events()) {
@@ -257,10 +267,10 @@ std::vector<Window> excused_windows(const Trace& trace) {
       out.push_back(Window{e.client, e.time, e.time + ms});
     } else if (e.kind == TraceKind::Server &&
                e.code == static_cast<std::int32_t>(ServerAction::SessionExpired)) {
-      auto c = client_of.find(e.session.value);
-      if (c == client_of.end()) continue;
-      open[c->second] = out.size();
-      out.push_back(Window{c->second, e.time, INT64_MAX});
+      std::optional<int> c = client_of_session(e.session.value);
+      if (!c) continue;
+      open[*c] = out.size();
+      out.push_back(Window{*c, e.time, INT64_MAX});
     } else if (e.kind == TraceKind::State && open.count(e.client) &&
                e.code != static_cast<std::int32_t>(SessionState::Connected)) {
       // The instant the news arrives is in: a reply processed at that same

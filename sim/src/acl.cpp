@@ -139,7 +139,14 @@ std::uint32_t AclTable::intern(const AclList& acl) {
   // Most creates repeat the previous ACL: skip the map then.
   if (!lists_.empty() && lists_[last_] == acl) return last_;
   auto [it, inserted] = index_.try_emplace(acl, static_cast<std::uint32_t>(lists_.size()));
-  if (inserted) lists_.push_back(acl);
+  if (inserted) {
+    lists_.push_back(acl);
+    int world = acl.empty() ? perms::kAll : 0;
+    for (const Acl& a : acl) {
+      if (a.id.scheme == "world" && a.id.id == "anyone") world |= a.perms;
+    }
+    world_perms_.push_back(world);
+  }
   last_ = it->second;
   return last_;
 }

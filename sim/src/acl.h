@@ -34,9 +34,16 @@ class AclTable {
  public:
   std::uint32_t intern(const AclList& acl);
   const AclList& get(std::uint32_t index) const { return lists_[index]; }
+  // check_acl(get(index), perm, session_ids), answering at once when the
+  // list grants `perm` to everyone (world:anyone, or an empty list).
+  Error check(std::uint32_t index, int perm, const std::vector<Id>& session_ids) const {
+    if ((world_perms_[index] & perm) != 0) return Error::Ok;
+    return check_acl(lists_[index], perm, session_ids);
+  }
 
  private:
   std::vector<AclList> lists_;
+  std::vector<int> world_perms_;  // per list: the bits any session has
   std::map<AclList, std::uint32_t> index_;
   std::uint32_t last_ = 0;
 };

@@ -1,7 +1,9 @@
 #include "data_tree.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
+#include <new>
 
 namespace zksim::detail {
 
@@ -68,6 +70,10 @@ DataTree::DataTree() : index_(16) {
   NodeId zk = insert("/zookeeper", root, Node{});
   insert("/zookeeper/quota", zk, Node{});
   insert("/zookeeper/config", zk, Node{});
+}
+
+DataTree::~DataTree() {
+  for (NodeId id = 0; id < allocated_; ++id) at(id).~Node();
 }
 
 // True when the names from `id` up to the root spell `path` exactly.
@@ -140,9 +146,12 @@ NodeId DataTree::insert(std::string_view path, NodeId parent, Node fields) {
     free_.pop_back();
   } else {
     if ((allocated_ & kChunkMask) == 0) {
-      chunks_.push_back(std::make_unique<Node[]>(std::size_t{1} << kChunkBits));
+      void* raw = ::operator new(sizeof(Node) << kChunkBits);
+      chunks_.emplace_back(static_cast<Node*>(raw));
     }
-    id = allocated_++;
+    id = allocated_;
+    new (&at(id)) Node();
+    ++allocated_;
   }
   Node& n = at(id);
   n = std::move(fields);
@@ -216,12 +225,21 @@ Stat DataTree::stat(NodeId id) const {
 }
 
 std::vector<std::string> DataTree::child_names(NodeId id) const {
-  // Sorting views first moves no strings around.
-  std::vector<std::string_view> views;
-  views.reserve(at(id).children.size());
-  for (NodeId c : at(id).children) views.push_back(at(c).name.view());
-  std::sort(views.begin(), views.end());
-  return {views.begin(), views.end()};
+  // Sorting views first moves no strings around; a few children (the usual
+  // case) are sorted on the stack.
+  const ChildIds& children = at(id).children;
+  auto sorted_names = [&](std::string_view* views) {
+    std::size_t n = 0;
+    for (NodeId c : children) views[n++] = at(c).name.view();
+    std::sort(views, views + n);
+    return std::vector<std::string>(views, views + n);
+  };
+  if (children.size() <= 16) {
+    std::array<std::string_view, 16> views;
+    return sorted_names(views.data());
+  }
+  std::vector<std::string_view> views(children.size());
+  return sorted_names(views.data());
 }
 
 std::int64_t DataTree::count_descendants(NodeId id) const {

@@ -143,12 +143,13 @@ struct Node {
 class DataTree {
  public:
   DataTree();
+  ~DataTree();
   DataTree(const DataTree&) = delete;
   DataTree& operator=(const DataTree&) = delete;
 
   NodeId find(std::string_view path) const;
-  Node& at(NodeId id) { return chunks_[id >> kChunkBits][id & kChunkMask]; }
-  const Node& at(NodeId id) const { return chunks_[id >> kChunkBits][id & kChunkMask]; }
+  Node& at(NodeId id) { return chunks_[id >> kChunkBits].get()[id & kChunkMask]; }
+  const Node& at(NodeId id) const { return chunks_[id >> kChunkBits].get()[id & kChunkMask]; }
   // The node's full path, rebuilt from the names of its ancestors.
   std::string path(NodeId id) const;
 
@@ -180,8 +181,13 @@ class DataTree {
   void index_add(NodeId id, std::uint32_t h);
   void grow_index();
 
-  std::vector<std::unique_ptr<Node[]>> chunks_;
-  NodeId allocated_ = 0;  // ids handed out at least once
+  // Raw storage for 2^kChunkBits nodes each; a node is constructed when its
+  // id is first handed out (a small tree touches only the nodes it uses).
+  struct ChunkFree {
+    void operator()(Node* p) const noexcept { ::operator delete(p); }
+  };
+  std::vector<std::unique_ptr<Node, ChunkFree>> chunks_;
+  NodeId allocated_ = 0;  // ids handed out at least once: the constructed nodes
   std::vector<NodeId> free_;
   std::vector<Slot> index_;  // a power of two in size, at most half full
   std::size_t count_ = 0;

@@ -1,6 +1,8 @@
 #include "zksim/path.h"
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 
 namespace zksim {
 namespace {
@@ -50,6 +52,45 @@ bool forbidden_code_point(std::uint32_t c) {
          (c >= 0xD800 && c <= 0xF8FF) || (c >= 0xFFF0 && c <= 0xFFFF) || c > 0xFFFF;
 }
 
+// Eight bytes at a time: masks with the high bit set in bytes a rule cares
+// about. The lowest flagged byte is always a true match (borrows and carries
+// only flag bytes above one), so on a little-endian load its index is the
+// count of ordinary bytes before it.
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+
+std::uint64_t word_at(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+// Bytes below n (n <= 128; bytes from 0x80 up are not).
+constexpr std::uint64_t below(std::uint64_t w, std::uint64_t n) { return (w - kOnes * n) & ~w & kHighs; }
+// Bytes above 0x7e.
+constexpr std::uint64_t above_7e(std::uint64_t w) { return ((w + kOnes) | w) & kHighs; }
+// '.' and '/' (0x2e, 0x2f).
+constexpr std::uint64_t dot_or_slash(std::uint64_t w) {
+  const std::uint64_t x = (w | kOnes) ^ (kOnes * 0x2f);
+  return (x - kOnes) & ~x & kHighs;
+}
+
+// How many of the bytes from `i` on need no rule, counted a word at a time
+// (0 when path[i] itself does); `flags` gives a word's flagged bytes.
+template <class Flags>
+std::size_t ordinary_run(std::string_view path, std::size_t i, Flags flags) {
+  std::size_t run = 0;
+  while (i + run + 8 <= path.size()) {
+    const std::uint64_t m = flags(word_at(path.data() + i + run));
+    if (m == 0) {
+      run += 8;
+      continue;
+    }
+    if constexpr (std::endian::native == std::endian::little) run += std::countr_zero(m) / 8;
+    break;
+  }
+  return run;
+}
+
 }  // namespace
 
 Error validate_path(std::string_view path, bool sequential) noexcept {
@@ -62,7 +103,18 @@ Error validate_path(std::string_view path, bool sequential) noexcept {
   std::size_t i = 1;
   char last = '/';
   while (i < n) {
+    // Printable ASCII other than '/' and '.' is always allowed.
+    if (std::size_t run = ordinary_run(path, i, [](std::uint64_t w) { return below(w, 0x20) | above_7e(w) | dot_or_slash(w); })) {
+      i += run;
+      last = path[i - 1];
+      continue;
+    }
     char c = path[i];
+    if (c >= 0x20 && c < 0x7f && c != '/' && c != '.') {
+      last = c;
+      ++i;
+      continue;
+    }
     // The component ends at the next '/', or at the end (where "1" would follow
     // for a sequential path, so "/a/." + "1" is not relative).
     bool ends_here = (i + 1 == n && !sequential) || (i + 1 < n && path[i + 1] == '/');
@@ -89,9 +141,13 @@ bool client_accepts_path(std::string_view path, bool sequential) noexcept {
   if (len == 0 || path[0] != '/') return false;
   if (len == 1) return true;
   if (path[len - 1] == '/' && !sequential) return false;
-  char last = '/';
-  for (std::size_t i = 1; i < len; last = path[i], ++i) {
+  for (std::size_t i = 1; i < len; ++i) {
+    // Every byte from 0x1f up (as unsigned) other than '/' and '.' passes.
+    i += ordinary_run(path, i, [](std::uint64_t w) { return below(w, 0x1f) | dot_or_slash(w); });
+    if (i == len) break;
     char c = path[i];
+    if (static_cast<unsigned char>(c) >= 0x1f && c != '/' && c != '.') continue;
+    const char last = path[i - 1];
     bool at_end = i + 1 == len;
     if (c == 0) return false;
     if (c == '/' && last == '/') return false;

@@ -4,6 +4,7 @@
 #include "zksim/path.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace zksim {
 
@@ -80,7 +81,8 @@ Server::Impl::Impl(ServerConfig c) : cfg(c), sessions(c.tick_ms) {
   // Every node made by the constructor has the open ACL (index 0); the
   // config node is read-only (ZOOKEEPER-2014) and its aversion is -1, as
   // DataTree.addConfigNode's setACL(..., -1) leaves it.
-  acls.intern(open_acl());
+  [[maybe_unused]] std::uint32_t open = acls.intern(open_acl());
+  assert(open == kOpenAcl);
   NodeId config = tree.find("/zookeeper/config");
   tree.at(config).acl = acls.intern(read_acl());
   tree.at(config).st.aversion = -1;
@@ -152,10 +154,12 @@ Outcome Server::apply(SessionId session, const Request& request, TimeMs now, Chi
   m.sessions.touch(session, *info, now);
   const std::vector<Id>& auth = info->auth;
   auto write = [&](auto&& body) {
-    Impl::Txn t{m.next_zxid(), now, session, &auth, false, {}, {}};
+    Impl::Txn t{m.next_zxid(), now, session, &auth, false, std::move(m.spare_triggers), {}};
     out.error = body(t);
     out.zxid = Zxid{t.zxid};
     if (out.error == Error::Ok) m.fire(t.triggers, out.notifications);
+    m.spare_triggers = std::move(t.triggers);
+    m.spare_triggers.clear();
   };
   std::visit(
       [&](const auto& r) {
@@ -245,7 +249,7 @@ int Server::session_timeout_ms(SessionId session) const {
 std::vector<std::string> Server::ephemerals(SessionId session) const {
   const detail::SessionInfo* info = impl_->sessions.find(session);
   if (!info) return {};
-  return {info->ephemerals.begin(), info->ephemerals.end()};
+  return impl_->ephemeral_paths(*info);
 }
 
 std::optional<NodeView> Server::node(const std::string& path) const {

@@ -17,6 +17,9 @@ namespace zksim {
 struct Server::Impl {
   explicit Impl(ServerConfig c);
 
+  // The open ACL's index in `acls`: the constructor interns it first.
+  static constexpr std::uint32_t kOpenAcl = 0;
+
   ServerConfig cfg;
   detail::DataTree tree;
   detail::AclTable acls;
@@ -50,6 +53,10 @@ struct Server::Impl {
     std::vector<Trigger> triggers;
     std::vector<Undo> undo;
   };
+  // Scratch storage reused by every write: a transaction's triggers, and
+  // fire()'s session lists.
+  std::vector<Trigger> spare_triggers;
+  std::vector<SessionId> fire_notify, fire_processed;
 
   // Reads and watch registration (server_read.cpp); no zxid.
   void read(SessionId session, const detail::SessionInfo& info, const Request& r,
@@ -74,11 +81,13 @@ struct Server::Impl {
   void delete_node(Txn& t, detail::NodeId id);
   Outcome kill_session(SessionId session, TimeMs now);
 
-  // The set a node with this ephemeralOwner is listed in: containers, ttls,
-  // its session's ephemerals, or none.
-  std::set<std::string, std::less<>>* owner_index(std::int64_t owner);
-  void index_owner(const std::string& path, std::int64_t owner);
-  void unindex_owner(const std::string& path, std::int64_t owner);
+  // Lists node `id` at `path`, whose ephemeralOwner is `owner`, where its
+  // owner says: containers, ttls (by path), its session's ephemerals (by
+  // id), or nowhere; unindex_owner takes it off again.
+  void index_owner(detail::NodeId id, const std::string& path, std::int64_t owner);
+  void unindex_owner(detail::NodeId id, const std::string& path, std::int64_t owner);
+  // The paths of a session's ephemerals, sorted.
+  std::vector<std::string> ephemeral_paths(const detail::SessionInfo& info) const;
   std::int64_t next_zxid() { return ++last_zxid; }
 };
 

@@ -30,7 +30,7 @@ NodeId Server::Impl::readable(const std::string& path, int perm, const std::vect
     out.error = Error::NoNode;
     return kNoNode;
   }
-  out.error = detail::check_acl(acls.get(tree.at(id).acl), perm, auth);
+  out.error = acls.check(tree.at(id).acl, perm, auth);
   return out.error == Error::Ok ? id : kNoNode;
 }
 
@@ -73,8 +73,8 @@ void Server::Impl::read(SessionId session, const detail::SessionInfo& info, cons
           PathsResponse p;
           std::string_view prefix = trimmed(q.prefix);
           bool all = prefix.empty() || prefix == "/";
-          for (const std::string& path : info.ephemerals) {
-            if (all || path.starts_with(q.prefix)) p.paths.push_back(path);
+          for (std::string& path : ephemeral_paths(info)) {
+            if (all || path.starts_with(q.prefix)) p.paths.push_back(std::move(path));
           }
           out.response = std::move(p);
         } else if constexpr (std::is_same_v<Q, SyncRequest>) {

@@ -6,9 +6,9 @@
 
 #include "zksim/path.h"
 
-#include <fmt/format.h>
-
+#include <algorithm>
 #include <cassert>
+#include <string>
 
 namespace zksim {
 
@@ -38,6 +38,25 @@ bool is_special_path(std::string_view path) {
          path == "/zookeeper/config";
 }
 
+// Appends `v` as "%010d" prints it: zero-padded to ten characters, the
+// sign included ("-000000042"; -2147483648 takes eleven).
+void append_sequence_suffix(std::string& out, std::int32_t v) {
+  char digits[10];
+  std::size_t n = 0;
+  std::uint32_t u = v < 0 ? 0u - static_cast<std::uint32_t>(v) : static_cast<std::uint32_t>(v);
+  do {
+    digits[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  std::size_t width = 10;
+  if (v < 0) {
+    out += '-';
+    --width;
+  }
+  if (n < width) out.append(width - n, '0');
+  while (n > 0) out += digits[--n];
+}
+
 bool is_normal_ephemeral(std::int64_t owner, bool extended) {
   if (owner == 0 || owner == kContainerOwner) return false;
   if (extended && (owner & kTtlOwnerMask) == kTtlOwnerMask) return false;
@@ -46,20 +65,34 @@ bool is_normal_ephemeral(std::int64_t owner, bool extended) {
 
 }  // namespace
 
-std::set<std::string, std::less<>>* Server::Impl::owner_index(std::int64_t owner) {
-  if (owner == 0) return nullptr;
-  if (owner == kContainerOwner) return &containers;
-  if (cfg.extended_types && (owner & kTtlOwnerMask) == kTtlOwnerMask) return &ttls;
-  detail::SessionInfo* s = sessions.find(SessionId{owner});
-  return s ? &s->ephemerals : nullptr;
+void Server::Impl::index_owner(NodeId id, const std::string& path, std::int64_t owner) {
+  if (owner == 0) return;
+  if (owner == kContainerOwner) {
+    containers.insert(path);
+  } else if (cfg.extended_types && (owner & kTtlOwnerMask) == kTtlOwnerMask) {
+    ttls.insert(path);
+  } else if (detail::SessionInfo* s = sessions.find(SessionId{owner})) {
+    s->ephemerals.insert(id);
+  }
 }
 
-void Server::Impl::index_owner(const std::string& path, std::int64_t owner) {
-  if (auto* index = owner_index(owner)) index->insert(path);
+void Server::Impl::unindex_owner(NodeId id, const std::string& path, std::int64_t owner) {
+  if (owner == 0) return;
+  if (owner == kContainerOwner) {
+    containers.erase(path);
+  } else if (cfg.extended_types && (owner & kTtlOwnerMask) == kTtlOwnerMask) {
+    ttls.erase(path);
+  } else if (detail::SessionInfo* s = sessions.find(SessionId{owner})) {
+    s->ephemerals.erase(id);
+  }
 }
 
-void Server::Impl::unindex_owner(const std::string& path, std::int64_t owner) {
-  if (auto* index = owner_index(owner)) index->erase(path);
+std::vector<std::string> Server::Impl::ephemeral_paths(const detail::SessionInfo& info) const {
+  std::vector<std::string> out;
+  out.reserve(info.ephemerals.size());
+  for (NodeId id : info.ephemerals) out.push_back(tree.path(id));
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 Error Server::Impl::create(Txn& t, const CreateRequest& r, CreateResponse* out) {
@@ -81,13 +114,15 @@ Error Server::Impl::create(Txn& t, const CreateRequest& r, CreateResponse* out) 
   std::string_view parent_path = parent_for_lookup(r.path);
   NodeId parent = tree.find(parent_path);
   if (parent == kNoNode) return Error::NoNode;
-  if (Error e = detail::check_acl(acls.get(tree.at(parent).acl), perms::kCreate, *t.auth);
+  if (Error e = acls.check(tree.at(parent).acl, perms::kCreate, *t.auth);
       e != Error::Ok) {
     return e;
   }
   std::int32_t parent_cversion = tree.at(parent).st.cversion;
-  std::string path = r.path;
-  if (is_sequential(r.mode)) path += fmt::format("{:010d}", parent_cversion);
+  std::string path;
+  path.reserve(r.path.size() + 11);
+  path += r.path;
+  if (is_sequential(r.mode)) append_sequence_suffix(path, parent_cversion);
   if (validate_path(path) != Error::Ok) return Error::BadArguments;
   if (tree.find(path) != kNoNode) return Error::NodeExists;
   if (is_normal_ephemeral(tree.at(parent).st.ephemeral_owner, cfg.extended_types)) {
@@ -116,9 +151,10 @@ Error Server::Impl::create(Txn& t, const CreateRequest& r, CreateResponse* out) 
   n.st.ctime = n.st.mtime = t.now;
   n.st.ephemeral_owner = owner;
   n.data = r.data;
-  n.acl = acls.intern(open ? r.acl : *acl);
+  // world:anyone with every permission is the open ACL, interned first.
+  n.acl = open && r.acl[0].perms == perms::kAll ? kOpenAcl : acls.intern(open ? r.acl : *acl);
   NodeId id = tree.insert(path, parent, std::move(n));
-  index_owner(path, owner);
+  index_owner(id, path, owner);
   if (out) {
     out->stat = tree.stat(id);
     out->path = path;
@@ -134,7 +170,7 @@ void Server::Impl::delete_node(Txn& t, NodeId id) {
   if (t.record_undo) t.undo.push_back(Undo{Undo::Deleted, path, p.st, {}});
   // DataTree.deleteNode: pzxid only moves forward; cversion does not change.
   if (t.zxid > p.st.pzxid) p.st.pzxid = t.zxid;
-  unindex_owner(path, n.st.ephemeral_owner);
+  unindex_owner(id, path, n.st.ephemeral_owner);
   detail::Node old = tree.erase(id);
   if (t.record_undo) t.undo.back().node_before = std::move(old);
   t.triggers.push_back(Trigger{Trigger::Deleted, std::move(path)});
@@ -146,13 +182,15 @@ Error Server::Impl::remove(Txn& t, const DeleteRequest& r) {
       is_special_path(r.path)) {
     return Error::BadArguments;
   }
-  NodeId parent = tree.find(parent_for_lookup(r.path));
+  // The node's own parent link is the parent the path names: one lookup
+  // when the node exists.
+  NodeId id = tree.find(r.path);
+  NodeId parent = id != kNoNode ? tree.at(id).parent : tree.find(parent_for_lookup(r.path));
   if (parent == kNoNode) return Error::NoNode;
-  if (Error e = detail::check_acl(acls.get(tree.at(parent).acl), perms::kDelete, *t.auth);
+  if (Error e = acls.check(tree.at(parent).acl, perms::kDelete, *t.auth);
       e != Error::Ok) {
     return e;
   }
-  NodeId id = tree.find(r.path);
   if (id == kNoNode) return Error::NoNode;
   if (Error e = check_version(tree.at(id).st.version, r.version); e != Error::Ok) return e;
   if (!tree.at(id).children.empty()) return Error::NotEmpty;
@@ -177,7 +215,7 @@ Error Server::Impl::set_data(Txn& t, const SetDataRequest& r, Stat* out) {
   NodeId id = tree.find(r.path);
   if (id == kNoNode) return Error::NoNode;
   detail::Node& n = tree.at(id);
-  if (Error e = detail::check_acl(acls.get(n.acl), perms::kWrite, *t.auth); e != Error::Ok) {
+  if (Error e = acls.check(n.acl, perms::kWrite, *t.auth); e != Error::Ok) {
     return e;
   }
   if (Error e = check_version(n.st.version, r.version); e != Error::Ok) return e;
@@ -198,7 +236,7 @@ Error Server::Impl::set_acl(Txn& t, const SetAclRequest& r, Stat* out) {
   NodeId id = tree.find(r.path);
   if (id == kNoNode) return Error::NoNode;
   detail::Node& n = tree.at(id);
-  if (Error e = detail::check_acl(acls.get(n.acl), perms::kAdmin, *t.auth); e != Error::Ok) {
+  if (Error e = acls.check(n.acl, perms::kAdmin, *t.auth); e != Error::Ok) {
     return e;
   }
   if (Error e = check_version(n.st.aversion, r.version); e != Error::Ok) return e;
@@ -213,7 +251,7 @@ Error Server::Impl::check(Txn& t, const CheckRequest& r) {
   if (validate_path(r.path) != Error::Ok) return Error::BadArguments;
   NodeId id = tree.find(r.path);
   if (id == kNoNode) return Error::NoNode;
-  if (Error e = detail::check_acl(acls.get(tree.at(id).acl), perms::kRead, *t.auth);
+  if (Error e = acls.check(tree.at(id).acl, perms::kRead, *t.auth);
       e != Error::Ok) {
     return e;
   }
@@ -226,7 +264,7 @@ void Server::Impl::rollback(Txn& t) {
     switch (u.kind) {
       case Undo::Created: {
         NodeId id = tree.find(u.path);
-        unindex_owner(u.path, tree.at(id).st.ephemeral_owner);
+        unindex_owner(id, u.path, tree.at(id).st.ephemeral_owner);
         tree.erase(id);
         tree.at(tree.find(parent_for_lookup(u.path))).st = u.parent_before;
         break;
@@ -234,8 +272,8 @@ void Server::Impl::rollback(Txn& t) {
       case Undo::Deleted: {
         NodeId parent = tree.find(parent_for_lookup(u.path));
         std::int64_t owner = u.node_before.st.ephemeral_owner;
-        tree.insert(u.path, parent, std::move(u.node_before));
-        index_owner(u.path, owner);
+        NodeId id = tree.insert(u.path, parent, std::move(u.node_before));
+        index_owner(id, u.path, owner);
         tree.at(parent).st = u.parent_before;
         break;
       }
@@ -305,8 +343,10 @@ Outcome Server::Impl::multi(Txn& t, const MultiRequest& r) {
 }
 
 void Server::Impl::fire(const std::vector<Trigger>& triggers, std::vector<Notification>& out) {
-  std::vector<SessionId> notify;
-  const std::vector<SessionId> none;
+  std::vector<SessionId>& notify = fire_notify;
+  std::vector<SessionId>& processed = fire_processed;
+  static const std::vector<SessionId> none;
+  notify.clear();
   auto emit = [&](EventType type, std::string_view path) {
     for (SessionId s : notify) {
       out.push_back(Notification{s, WatchedEvent{type, KeeperState::SyncConnected, std::string(path)}});
@@ -323,7 +363,7 @@ void Server::Impl::fire(const std::vector<Trigger>& triggers, std::vector<Notifi
         emit(EventType::NodeChildrenChanged, parent);
         break;
       case Trigger::Deleted: {
-        auto processed = data_watches.trigger(trig.path, EventType::NodeDeleted, none, notify);
+        data_watches.trigger(trig.path, EventType::NodeDeleted, none, notify, &processed);
         child_watches.trigger(trig.path, EventType::NodeDeleted, processed, notify);
         emit(EventType::NodeDeleted, trig.path);
         child_watches.trigger(parent, EventType::NodeChildrenChanged, none, notify);
@@ -350,7 +390,8 @@ Outcome Server::Impl::kill_session(SessionId session, TimeMs now) {
   data_watches.remove_session(session);
   child_watches.remove_session(session);
   Txn t{next_zxid(), now, session, &info->auth, false, {}, {}};
-  std::vector<std::string> doomed(info->ephemerals.begin(), info->ephemerals.end());
+  // In path order, as ZooKeeper's sorted set of a session's ephemerals.
+  const std::vector<std::string> doomed = ephemeral_paths(*info);
   for (const std::string& path : doomed) delete_node(t, tree.find(path));
   sessions.remove(session);
   fire(t.triggers, out.notifications);

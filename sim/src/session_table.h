@@ -2,13 +2,15 @@
 // buckets (ZooKeeper's ExpiryQueue), auth ids and owned ephemerals.
 #pragma once
 
+#include "data_tree.h"
 #include "zksim/types.h"
 
 #include <map>
-#include <unordered_map>
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace zksim::detail {
@@ -17,7 +19,9 @@ struct SessionInfo {
   int timeout_ms = 0;
   TimeMs deadline = 0;
   std::vector<Id> auth;                      // "ip:<client address>" first
-  std::set<std::string, std::less<>> ephemerals;
+  // Its ephemeral nodes, by tree id (unordered: whoever needs an order
+  // sorts their paths).
+  std::unordered_set<NodeId> ephemerals;
 };
 
 class SessionTable {

@@ -7,8 +7,7 @@
 #include "zksim/path.h"
 
 #include <algorithm>
-
-#include <fmt/format.h>
+#include <string>
 
 namespace zksim {
 namespace {
@@ -72,40 +71,36 @@ struct TimedWait {
 
 // --- Client interface ---
 
-void SimClient::prepare(PendingOp& op, Request request, std::string path, Watcher watcher,
-                        bool recursive) {
+void SimClient::prepare(PendingOp& op, Request request, Watcher watcher, bool recursive) {
   op.kind = static_cast<std::int32_t>(request.index());
-  op.path = std::move(path);
+  op.request = std::move(request);
+  op.path = path_of(op.request);
   op.watcher = std::move(watcher);
   op.recursive = recursive;
   op.view = id_;
-  op.request = std::move(request);
 }
 
 Task<Result<CreateResponse>> SimClient::create(std::string path, std::string data,
                                                CreateMode mode, AclList acl,
                                                std::int64_t ttl_ms) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, CreateRequest{std::move(path), std::move(data), std::move(acl), mode, ttl_ms}, std::move(p));
+  prepare(a.op, CreateRequest{std::move(path), std::move(data), std::move(acl), mode, ttl_ms});
   Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<CreateResponse>(std::move(o.response));
 }
 
 Task<Result<void>> SimClient::remove(std::string path, Version version) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, DeleteRequest{std::move(path), version}, std::move(p));
+  prepare(a.op, DeleteRequest{std::move(path), version});
   Outcome o = co_await a;
   co_return Result<void>(o.error);
 }
 
 Task<Result<Stat>> SimClient::exists(std::string path, Watcher watcher) {
   bool watch = static_cast<bool>(watcher);
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, ExistsRequest{std::move(path), watch}, std::move(p), std::move(watcher));
+  prepare(a.op, ExistsRequest{std::move(path), watch}, std::move(watcher));
   Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<StatResponse>(o.response).stat;
@@ -113,18 +108,16 @@ Task<Result<Stat>> SimClient::exists(std::string path, Watcher watcher) {
 
 Task<Result<DataResponse>> SimClient::get_data(std::string path, Watcher watcher) {
   bool watch = static_cast<bool>(watcher);
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, GetDataRequest{std::move(path), watch}, std::move(p), std::move(watcher));
+  prepare(a.op, GetDataRequest{std::move(path), watch}, std::move(watcher));
   Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<DataResponse>(std::move(o.response));
 }
 
 Task<Result<Stat>> SimClient::set_data(std::string path, std::string data, Version version) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, SetDataRequest{std::move(path), std::move(data), version}, std::move(p));
+  prepare(a.op, SetDataRequest{std::move(path), std::move(data), version});
   Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<StatResponse>(o.response).stat;
@@ -132,19 +125,16 @@ Task<Result<Stat>> SimClient::set_data(std::string path, std::string data, Versi
 
 Task<Result<ChildrenResponse>> SimClient::get_children(std::string path, Watcher watcher) {
   bool watch = static_cast<bool>(watcher);
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, GetChildrenRequest{std::move(path), watch}, std::move(p), std::move(watcher));
+  prepare(a.op, GetChildrenRequest{std::move(path), watch}, std::move(watcher));
   Outcome o = co_await a;
   if (o.error != Error::Ok) co_return o.error;
   co_return std::get<ChildrenResponse>(std::move(o.response));
 }
 
 Task<MultiResult> SimClient::multi(std::vector<MultiOp> ops) {
-  std::string p;
-  if (!ops.empty()) p = std::visit([](const auto& op) { return op.path; }, ops.front());
   OpAwaiter a(w_, h_);
-  prepare(a.op, MultiRequest{std::move(ops)}, std::move(p));
+  prepare(a.op, MultiRequest{std::move(ops)});
   Outcome o = co_await a;
   MultiResult r;
   r.error = o.error;
@@ -158,26 +148,23 @@ Task<MultiResult> SimClient::multi(std::vector<MultiOp> ops) {
 }
 
 Task<Result<void>> SimClient::sync(std::string path) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, SyncRequest{std::move(path)}, std::move(p));
+  prepare(a.op, SyncRequest{std::move(path)});
   Outcome o = co_await a;
   co_return Result<void>(o.error);
 }
 
 Task<Result<void>> SimClient::add_watch(std::string path, AddWatchMode mode, Watcher watcher) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, AddWatchRequest{std::move(path), mode}, std::move(p), std::move(watcher),
-                            mode == AddWatchMode::PersistentRecursive);
+  prepare(a.op, AddWatchRequest{std::move(path), mode}, std::move(watcher),
+          mode == AddWatchMode::PersistentRecursive);
   Outcome o = co_await a;
   co_return Result<void>(o.error);
 }
 
 Task<Result<void>> SimClient::remove_all_watches(std::string path, WatcherType type) {
-  std::string p = path;
   OpAwaiter a(w_, h_);
-  prepare(a.op, RemoveWatchesRequest{std::move(path), type}, std::move(p));
+  prepare(a.op, RemoveWatchesRequest{std::move(path), type});
   a.op.unwatch = type;
   Outcome o = co_await a;
   co_return Result<void>(o.error);
@@ -219,7 +206,10 @@ Task<bool> SimClient::wait_for(Signal s, TimeMs timeout_ms) {
 
 std::string SimClient::unique_id() {
   // The handle's number, not the session id: that is 0 until connected.
-  return fmt::format("{}-{}", h_.index, h_.next_unique++);
+  std::string id = std::to_string(h_.index);
+  id += '-';
+  id += std::to_string(h_.next_unique++);
+  return id;
 }
 
 void SimClient::annotate(std::string text) {
@@ -240,7 +230,7 @@ bool World::Impl::submit(Handle& h, PendingOp& op) {
   op.xid = h.next_xid++;
   if (h.state == SessionState::Connected && h.conn != 0) {
     h.in_flight.push_back(&op);
-    UpMsg msg{op.close ? UpMsg::Close : UpMsg::Req, op.xid, op.view, std::move(op.request)};
+    UpMsg msg{op.close ? UpMsg::Close : UpMsg::Req, op.xid, op.view, &op.request};
     record(TraceKind::Request, op.view, h.session, 0, op.close ? -1 : op.kind, 0, op.xid, op.path);
     send_up(h, std::move(msg));
   } else {
@@ -257,40 +247,58 @@ void World::Impl::forget(Handle& h, PendingOp& op) {
   } else {
     auto it = std::find(h.in_flight.begin(), h.in_flight.end(), &op);
     if (it != h.in_flight.end()) h.in_flight.erase(it);
+    // A message still to be served keeps the request alive on its own.
+    if (Conn* c = find_conn(h.conn); c && c->server_open) {
+      c->up.for_each([&](UpMsg& m) {
+        if (m.request != &op.request) return;
+        m.own = std::make_unique<Request>(std::move(op.request));
+        m.request = m.own.get();
+      });
+    }
   }
 }
 
 void World::Impl::complete(Handle& h, PendingOp& op, Outcome&& out) {
+  record(TraceKind::Response, op.view, h.session, out.zxid.value, static_cast<int>(out.error),
+         op.close ? -1 : op.kind, op.xid, op.path);
   if (op.watcher) {
     // activateWatcher: exists registers either way; getData and getChildren
-    // only on success.
-    if (op.kind == request_kind<ExistsRequest> && out.error == Error::Ok) h.node_w[op.path].push_back(op.watcher);
-    if (op.kind == request_kind<ExistsRequest> && out.error == Error::NoNode) h.exist_w[op.path].push_back(op.watcher);
-    if (op.kind == request_kind<GetDataRequest> && out.error == Error::Ok) h.node_w[op.path].push_back(op.watcher);
-    if (op.kind == request_kind<GetChildrenRequest> && out.error == Error::Ok) h.child_w[op.path].push_back(op.watcher);
+    // only on success. The op's path and watcher are not needed after this.
+    Handle::WatchTable* table = nullptr;
+    if (op.kind == request_kind<ExistsRequest> && out.error == Error::Ok) table = &h.node_w;
+    if (op.kind == request_kind<ExistsRequest> && out.error == Error::NoNode) table = &h.exist_w;
+    if (op.kind == request_kind<GetDataRequest> && out.error == Error::Ok) table = &h.node_w;
+    if (op.kind == request_kind<GetChildrenRequest> && out.error == Error::Ok) table = &h.child_w;
     if (op.kind == request_kind<AddWatchRequest> && out.error == Error::Ok) {
-      (op.recursive ? h.recursive_w : h.persistent_w)[op.path].push_back(op.watcher);
+      table = op.recursive ? &h.recursive_w : &h.persistent_w;
+    }
+    if (table) {
+      auto it = table->find(op.path);
+      if (it == table->end()) it = table->emplace(std::string(op.path), std::vector<Watcher>{}).first;
+      it->second.push_back(std::move(op.watcher));
     }
   }
   // deactivateWatcher: only once the server removed its watch.
   if (op.kind == request_kind<RemoveWatchesRequest> && out.error == Error::Ok) {
     drop_watchers(h, op.path, op.unwatch);
   }
-  record(TraceKind::Response, op.view, h.session, out.zxid.value, static_cast<int>(out.error),
-         op.close ? -1 : op.kind, op.xid, op.path);
   op.result = std::move(out);
   op.waiter.resume();  // may destroy op
 }
 
-void World::Impl::drop_watchers(Handle& h, const std::string& path, WatcherType type) {
-  if (type != WatcherType::Data) h.child_w.erase(path);
+void World::Impl::drop_watchers(Handle& h, std::string_view path, WatcherType type) {
+  auto drop = [path](Handle::WatchTable& table) {
+    auto it = table.find(path);
+    if (it != table.end()) table.erase(it);
+  };
+  if (type != WatcherType::Data) drop(h.child_w);
   if (type != WatcherType::Children) {
-    h.node_w.erase(path);
-    h.exist_w.erase(path);
+    drop(h.node_w);
+    drop(h.exist_w);
   }
   if (type == WatcherType::Any) {
-    h.persistent_w.erase(path);
-    h.recursive_w.erase(path);
+    drop(h.persistent_w);
+    drop(h.recursive_w);
   }
 }
 
@@ -324,7 +332,7 @@ void World::Impl::connect(Handle& h) {
   Conn& c = *conns.back();
   c.handle = h.index;
   h.conn = id;
-  UpMsg msg{UpMsg::Connect, 0, h.views.front(), {}, h.session, h.requested_timeout_ms};
+  UpMsg msg{UpMsg::Connect, 0, h.views.front(), nullptr, nullptr, h.session, h.requested_timeout_ms};
   send_up(h, std::move(msg));
 }
 
@@ -364,7 +372,10 @@ void World::Impl::on_down(Handle& h, DownMsg& msg) {
       if (!sw.data.empty() || !sw.exist.empty() || !sw.child.empty() || !sw.persistent.empty() ||
           !sw.persistent_recursive.empty()) {
         record(TraceKind::Request, h.views.front(), h.session, 0, request_kind<SetWatchesRequest>, 0, 0, {});
-        send_up(h, UpMsg{UpMsg::Req, 0, h.views.front(), std::move(sw)});
+        UpMsg msg{UpMsg::Req, 0, h.views.front()};
+        msg.own = std::make_unique<Request>(std::move(sw));
+        msg.request = msg.own.get();
+        send_up(h, std::move(msg));
       }
       std::deque<PendingOp*> queued;
       queued.swap(h.queued);
@@ -373,8 +384,7 @@ void World::Impl::on_down(Handle& h, DownMsg& msg) {
         h.in_flight.push_back(op);
         record(TraceKind::Request, op->view, h.session, 0, op->close ? -1 : op->kind, 0, op->xid,
                op->path);
-        send_up(h, UpMsg{op->close ? UpMsg::Close : UpMsg::Req, op->xid, op->view,
-                         std::move(op->request)});
+        send_up(h, UpMsg{op->close ? UpMsg::Close : UpMsg::Req, op->xid, op->view, &op->request});
       }
       session_event(h, KeeperState::SyncConnected);
       return;
@@ -429,13 +439,17 @@ void World::Impl::session_event(Handle& h, KeeperState state) {
 void World::Impl::watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxid) {
   record(TraceKind::Watch, h.views.front(), h.session, zxid, static_cast<int>(e.type), 0, 0, e.path);
   std::vector<Watcher> fire;
-  auto take = [&](std::map<std::string, std::vector<Watcher>>& table) {
+  auto take = [&](Handle::WatchTable& table) {
     auto it = table.find(e.path);
     if (it == table.end()) return;
-    for (Watcher& w : it->second) fire.push_back(std::move(w));
+    if (fire.empty()) {
+      fire = std::move(it->second);
+    } else {
+      for (Watcher& w : it->second) fire.push_back(std::move(w));
+    }
     table.erase(it);
   };
-  auto keep = [&](const std::map<std::string, std::vector<Watcher>>& table, const std::string& p) {
+  auto keep = [&](const Handle::WatchTable& table, std::string_view p) {
     auto it = table.find(p);
     if (it != table.end()) fire.insert(fire.end(), it->second.begin(), it->second.end());
   };
@@ -457,8 +471,8 @@ void World::Impl::watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxi
       break;
   }
   keep(h.persistent_w, e.path);
-  if (e.type != EventType::NodeChildrenChanged) {
-    for (std::string p = e.path;; p = std::string(parent_of(p))) {
+  if (e.type != EventType::NodeChildrenChanged && !h.recursive_w.empty()) {
+    for (std::string_view p = e.path;; p = parent_of(p)) {
       keep(h.recursive_w, p);
       if (p == "/") break;
     }

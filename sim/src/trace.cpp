@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <bit>
+#include <cstring>
 
 namespace zksim {
 namespace {
@@ -25,7 +27,11 @@ void mix_string(std::uint64_t& h, std::string_view s) {
   while (n > 0) {
     std::uint64_t w = 0;
     std::size_t k = n < 8 ? n : 8;
-    for (std::size_t i = 0; i < k; ++i) w |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(&w, p, k);  // the same word the byte loop assembles
+    } else {
+      for (std::size_t i = 0; i < k; ++i) w |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+    }
     mix(h, w);
     p += k;
     n -= k;
@@ -66,8 +72,17 @@ void Trace::add(TimeMs time, TraceKind kind, std::int32_t client, SessionId sess
                 std::string_view path, std::string_view detail) {
   fold(time, kind, client, session, zxid, code, code2, xid, path, detail);
   if (keep_) {
-    events_.push_back(TraceEvent{time, kind, client, session, zxid, code, code2, xid,
-                                 std::string(path), std::string(detail)});
+    TraceEvent& e = events_.emplace_back();
+    e.time = time;
+    e.kind = kind;
+    e.client = client;
+    e.session = session;
+    e.zxid = zxid;
+    e.code = code;
+    e.code2 = code2;
+    e.xid = xid;
+    e.path.assign(path);
+    e.detail.assign(detail);
   }
 }
 

@@ -8,8 +8,6 @@
 #include "data_tree.h"
 #include "zksim/types.h"
 
-#include <map>
-#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,12 +19,12 @@ enum class WatchMode : std::uint8_t { Standard, Persistent, PersistentRecursive 
 class WatchManager {
  public:
   void add(std::string_view path, SessionId session, WatchMode mode);
-  // Sessions to notify of `type` at `path`, ascending, minus `suppress`
-  // (sorted). Fired one-shot watches are removed. Returns every watcher
-  // found, suppressed ones included (ZooKeeper's "processed" set).
-  std::vector<SessionId> trigger(std::string_view path, EventType type,
-                                 const std::vector<SessionId>& suppress,
-                                 std::vector<SessionId>& notify);
+  // Appends to `notify` the sessions to notify of `type` at `path`,
+  // ascending, minus `suppress` (sorted). Fired one-shot watches are
+  // removed. `processed`, if given, is set to every watcher found,
+  // suppressed ones included, ascending (ZooKeeper's "processed" set).
+  void trigger(std::string_view path, EventType type, const std::vector<SessionId>& suppress,
+               std::vector<SessionId>& notify, std::vector<SessionId>* processed = nullptr);
   // removeWatcher: true if the session had a watch on exactly `path`.
   bool remove(std::string_view path, SessionId session);
   void remove_session(SessionId session);
@@ -39,11 +37,24 @@ class WatchManager {
   struct Entry {
     SessionId session;
     WatchMode mode;
+    std::uint32_t at;  // index of the path in the session's list
   };
-  std::unordered_map<std::string, std::vector<Entry>, StringHash, std::equal_to<>> table_;
-  std::map<SessionId, std::set<std::string, std::less<>>> by_session_;
+  using Table = std::unordered_map<std::string, std::vector<Entry>, StringHash, std::equal_to<>>;
+  struct SessionHash {
+    std::size_t operator()(SessionId s) const noexcept { return std::hash<std::int64_t>{}(s.value); }
+  };
+  // Drops the session's entry at `path` (REQUIRES: `it` is `path`'s node
+  // and `e` one of its entries) and, if none is left, the path itself.
+  void drop(Table::iterator it, std::vector<Entry>::iterator e);
+
+  Table table_;
+  // Each session's watched paths, unordered: the keys of table_ (node-based,
+  // so they stay put). A session's list lives until remove_session, so a
+  // session that watches and fires again and again reuses its storage.
+  std::unordered_map<SessionId, std::vector<const std::string*>, SessionHash> by_session_;
   std::size_t count_ = 0;
   std::size_t recursive_ = 0;
+  std::vector<SessionId> found_;  // trigger's scratch, kept for its storage
 };
 
 }  // namespace zksim::detail

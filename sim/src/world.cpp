@@ -22,24 +22,6 @@ class DecidedOrder final : public ChildOrder {
   DecisionSource& d_;
 };
 
-std::string request_path(const Request& r) {
-  return std::visit(
-      [](const auto& q) -> std::string {
-        using Q = std::decay_t<decltype(q)>;
-        if constexpr (std::is_same_v<Q, MultiRequest>) {
-          if (q.ops.empty()) return {};
-          return std::visit([](const auto& op) { return op.path; }, q.ops.front());
-        } else if constexpr (std::is_same_v<Q, SetWatchesRequest>) {
-          return {};
-        } else if constexpr (std::is_same_v<Q, GetEphemeralsRequest>) {
-          return q.prefix;
-        } else {
-          return q.path;
-        }
-      },
-      r);
-}
-
 // A spawned task's owner: destroys itself when the task finishes.
 struct RootTask {
   struct promise_type {
@@ -68,6 +50,24 @@ RootTask run_root(Task<> task) { co_await std::move(task); }
 
 }  // namespace
 
+std::string_view path_of(const Request& r) {
+  return std::visit(
+      [](const auto& q) -> std::string_view {
+        using Q = std::decay_t<decltype(q)>;
+        if constexpr (std::is_same_v<Q, MultiRequest>) {
+          if (q.ops.empty()) return {};
+          return std::visit([](const auto& op) -> std::string_view { return op.path; }, q.ops.front());
+        } else if constexpr (std::is_same_v<Q, SetWatchesRequest>) {
+          return {};
+        } else if constexpr (std::is_same_v<Q, GetEphemeralsRequest>) {
+          return q.prefix;
+        } else {
+          return q.path;
+        }
+      },
+      r);
+}
+
 World::Impl::Impl(WorldConfig c, DecisionSource& d)
     : cfg(std::move(c)), decisions(d), server(cfg.server), trace(cfg.keep_trace) {
   call_at(cfg.container_check_ms, [this] { reap(); });
@@ -80,10 +80,33 @@ void World::Impl::at(TimeMs t, Ev type, std::uint64_t arg) {
 }
 
 std::uint64_t World::Impl::call_at(TimeMs t, std::function<void()> fn) {
-  std::uint64_t id = next_seq;
-  calls.emplace(id, std::move(fn));
+  std::uint32_t slot;
+  if (free_call_slots.empty()) {
+    slot = static_cast<std::uint32_t>(call_slots.size());
+    call_slots.emplace_back();
+  } else {
+    slot = free_call_slots.back();
+    free_call_slots.pop_back();
+  }
+  CallSlot& c = call_slots[slot];
+  c.fn = std::move(fn);
+  const std::uint64_t id = static_cast<std::uint64_t>(c.generation) << 32 | slot;
   at(t, Ev::Call, id);
   return id;
+}
+
+World::Impl::CallSlot* World::Impl::find_call(std::uint64_t id) {
+  const auto slot = static_cast<std::uint32_t>(id);
+  if (slot >= call_slots.size() || call_slots[slot].generation != id >> 32) return nullptr;
+  return &call_slots[slot];
+}
+
+void World::Impl::cancel_call(std::uint64_t id) {
+  CallSlot* c = find_call(id);
+  if (!c) return;
+  c->fn = nullptr;
+  ++c->generation;
+  free_call_slots.push_back(static_cast<std::uint32_t>(id));
 }
 
 bool World::Impl::step(TimeMs limit) {
@@ -100,10 +123,12 @@ bool World::Impl::step(TimeMs limit) {
       deliver_down(e.arg);
       break;
     case Ev::Call: {
-      auto it = calls.find(e.arg);
-      if (it == calls.end()) break;  // cancelled
-      std::function<void()> fn = std::move(it->second);
-      calls.erase(it);
+      CallSlot* c = find_call(e.arg);
+      if (!c) break;  // cancelled
+      std::function<void()> fn = std::move(c->fn);
+      c->fn = nullptr;
+      ++c->generation;
+      free_call_slots.push_back(static_cast<std::uint32_t>(e.arg));
       fn();
       break;
     }
@@ -264,19 +289,19 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   auto is = [&](FaultKind k) { return strike && strike->kind == k; };
   if (is(FaultKind::DropBeforeApply)) {
     record(TraceKind::Fault, msg.view, session, server.last_zxid().value,
-           static_cast<int>(strike->kind), 0, msg.xid, request_path(msg.request), "request lost");
+           static_cast<int>(strike->kind), 0, msg.xid, path_of(*msg.request), "request lost");
     server_close(conn);
     return;
   }
   DecidedOrder order(decisions);
-  Outcome out = server.apply(session, msg.request, now, &order);
+  Outcome out = server.apply(session, *msg.request, now, &order);
   if (out.connection_dropped) {
     server_close(conn);
     return;
   }
   if (is(FaultKind::DropAfterApply)) {
     record(TraceKind::Fault, msg.view, session, out.zxid.value, static_cast<int>(strike->kind), 0,
-           msg.xid, request_path(msg.request), fmt::format("applied {}, reply lost", out.error));
+           msg.xid, path_of(*msg.request), fmt::format("applied {}, reply lost", out.error));
     std::erase_if(out.notifications, [&](const Notification& n) { return n.session == session; });
     publish(out, out.zxid.value);
     server_close(conn);
@@ -300,16 +325,17 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   apply_fault(strike->kind, *victim, is(FaultKind::Pause) ? cfg.nemesis.pause_ms : cfg.nemesis.delay_ms);
 }
 
-void World::Impl::publish(const Outcome& out, std::int64_t zxid) {
-  for (const Notification& n : out.notifications) {
+void World::Impl::publish(Outcome& out, std::int64_t zxid) {
+  for (Notification& n : out.notifications) {
     auto it = session_conn.find(n.session);
     if (it == session_conn.end()) continue;  // not connected: setWatches will tell
     DownMsg msg;
     msg.kind = DownMsg::Event;
-    msg.event = n.event;
+    msg.event = std::move(n.event);
     msg.zxid = zxid;
     send_down(it->second, std::move(msg));
   }
+  out.notifications.clear();
 }
 
 // Pings are not simulated one by one: while a connected client runs, its
@@ -385,7 +411,7 @@ void World::Impl::expire_session(SessionId s) {
 }
 
 void World::Impl::reap() {
-  for (const Outcome& out : server.reap(now)) {
+  for (Outcome& out : server.reap(now)) {
     record(TraceKind::Server, -1, SessionId{}, out.zxid.value,
            static_cast<int>(ServerAction::Reaped), static_cast<int>(out.error));
     publish(out, out.zxid.value);
@@ -399,8 +425,8 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(int client, const UpMs
   for (Armed& a : armed) {
     if (a.done || !a.fault.on || a.fault.client != client) continue;
     const RequestMatch& m = *a.fault.on;
-    if (m.kind >= 0 && m.kind != static_cast<std::int32_t>(msg.request.index())) continue;
-    if (!request_path(msg.request).starts_with(m.path_prefix)) continue;
+    if (m.kind >= 0 && m.kind != static_cast<std::int32_t>(msg.request->index())) continue;
+    if (!path_of(*msg.request).starts_with(m.path_prefix)) continue;
     if (++a.seen < a.fault.nth) continue;
     a.done = true;
     return Strike{a.fault.kind};

@@ -27,10 +27,14 @@ struct SessionHash {
   std::size_t operator()(SessionId s) const noexcept { return std::hash<std::int64_t>{}(s.value); }
 };
 
+// The path a request names (a multi's first op's; "" for setWatches),
+// viewing into the request.
+std::string_view path_of(const Request& r);
+
 // A request a coroutine is waiting on; lives in the awaiting coroutine's frame.
 struct PendingOp {
   std::int32_t kind = 0;      // index in Request
-  std::string path;           // for watch registration and the trace
+  std::string_view path;      // path_of(request), for watch registration and the trace
   Watcher watcher;            // registered when the reply allows
   bool recursive = false;     // add_watch mode
   WatcherType unwatch = WatcherType::Any;  // remove_all_watches: what to drop on Ok
@@ -40,14 +44,23 @@ struct PendingOp {
   std::optional<Outcome> result;
   bool queued = false;        // waiting for a connection (else in flight)
   bool close = false;         // a close() request, not a Request
-  Request request;            // until sent
+  // Stays here, in place, until the op completes: the message that carries
+  // it points at it. Starts as a sync, whose default needs no allocation (a
+  // default CreateRequest would build the open ACL for every call).
+  Request request{std::in_place_type<SyncRequest>};
 };
 
 struct UpMsg {
   enum Kind : std::uint8_t { Connect, Req, Close } kind = Req;
   std::uint32_t xid = 0;     // 0: no reply expected (setWatches)
   int view = -1;             // the client view that sent it
-  Request request;           // Req
+  // Req: the request, held by the sender's PendingOp. An op completes or
+  // goes away only once its connection can no longer be served, so the
+  // server never reads a request whose op is gone (forget() hands the
+  // request over to `own` if that ever changes). A setWatches, which has
+  // no op, travels in `own`.
+  const Request* request = nullptr;
+  std::unique_ptr<Request> own;
   SessionId session;         // Connect: 0 for a new session
   int timeout_ms = 0;        // Connect
 };
@@ -69,6 +82,10 @@ class Fifo {
  public:
   bool empty() const { return head_ == items_.size(); }
   T& front() { return items_[head_]; }
+  template <class F>
+  void for_each(F f) {
+    for (std::size_t i = head_; i < items_.size(); ++i) f(items_[i]);
+  }
   void push_back(T&& v) { items_.push_back(std::move(v)); }
   void pop_front() {
     if (++head_ == items_.size()) {
@@ -107,7 +124,9 @@ struct Handle {
   std::uint64_t conn = 0;                   // current connection, 0 = none
   std::deque<PendingOp*> in_flight;         // sent, by xid (replies come in order)
   std::deque<PendingOp*> queued;
-  std::map<std::string, std::vector<Watcher>> node_w, exist_w, child_w, persistent_w, recursive_w;
+  // Watchers by path (ordered: session events reach them in path order).
+  using WatchTable = std::map<std::string, std::vector<Watcher>, std::less<>>;
+  WatchTable node_w, exist_w, child_w, persistent_w, recursive_w;
   std::vector<int> views;                   // client ids sharing this handle
   TimeMs last_send = 0;
   TimeMs pause_start = 0;
@@ -138,10 +157,20 @@ struct World::Impl {
   };
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   std::uint64_t next_seq = 0;
-  std::map<std::uint64_t, std::function<void()>> calls;  // Ev::Call payloads
+  // Ev::Call payloads in reusable slots. A call's id is its slot and the
+  // slot's generation (never 0); a slot moves to the next generation when
+  // its call runs or is cancelled, so a stale id finds nothing.
+  struct CallSlot {
+    std::function<void()> fn;
+    std::uint32_t generation = 1;
+  };
+  std::vector<CallSlot> call_slots;
+  std::vector<std::uint32_t> free_call_slots;
   void at(TimeMs t, Ev type, std::uint64_t arg);
   std::uint64_t call_at(TimeMs t, std::function<void()> fn);
-  void cancel_call(std::uint64_t id) { calls.erase(id); }
+  void cancel_call(std::uint64_t id);
+  // The pending call with this id, or null.
+  CallSlot* find_call(std::uint64_t id);
   bool step(TimeMs limit);
 
   // --- clients ---
@@ -178,7 +207,9 @@ struct World::Impl {
   // --- server side (world.cpp) ---
   void serve_connect(std::uint64_t conn, const UpMsg& msg);
   void serve_request(std::uint64_t conn, UpMsg& msg);
-  void publish(const Outcome& out, std::int64_t zxid);  // watch events to their sessions
+  // Sends the watch events of `out` to their sessions, moving them out of it
+  // (nothing reads an outcome's notifications after this).
+  void publish(Outcome& out, std::int64_t zxid);
   std::unordered_map<SessionId, std::uint64_t, SessionHash> session_conn;  // server side; never iterated
   // Sessions the server no longer hears pings from, by deadline.
   std::set<std::pair<TimeMs, SessionId>> silent;
@@ -217,7 +248,7 @@ struct World::Impl {
   void complete(Handle& h, PendingOp& op, Outcome&& out);
   // The library's side of removeWatches: forgets the handle's watchers of
   // `type` on `path` (removeWatchers in the C client; Any also the add_watch ones).
-  void drop_watchers(Handle& h, const std::string& path, WatcherType type);
+  void drop_watchers(Handle& h, std::string_view path, WatcherType type);
   void disconnected(Handle& h);
   void session_event(Handle& h, KeeperState state);
   void watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxid);
@@ -272,8 +303,7 @@ class SimClient final : public Client {
 
  private:
   // Fills in a request about to be awaited.
-  void prepare(PendingOp& op, Request request, std::string path, Watcher watcher = {},
-               bool recursive = false);
+  void prepare(PendingOp& op, Request request, Watcher watcher = {}, bool recursive = false);
   World::Impl& w_;
   Handle& h_;
   int id_;

@@ -43,6 +43,12 @@ struct Note {
 
 class History {
  public:
+  // Room for kInitialOps ops from the start: a run records about that many,
+  // and growing the list from empty cost allocations big enough to make the
+  // allocator sweep its free lists each time.
+  History() { ops_.reserve(kInitialOps); }
+  static constexpr std::size_t kInitialOps = 128;
+
   std::size_t invoke(int client, std::string f, TimeMs now, std::string value = {});
   void ok(std::size_t op, TimeMs now, std::string value = {}, std::int64_t fence = 0);
   void fail(std::size_t op, TimeMs now, Error e);
