@@ -61,6 +61,7 @@ std::string_view name_in(const std::array<std::string_view, N>& names, std::int3
 
 std::string_view request_kind_name(std::int32_t kind) { return name_in(kRequestNames, kind); }
 std::string_view fault_kind_name(std::int32_t kind) { return name_in(kFaultNames, kind); }
+std::string_view session_state_name(std::int32_t state) { return name_in(kStateNames, state); }
 
 void Trace::add(TraceEvent e) {
   fold(e.time, e.kind, e.client, e.session, e.zxid, e.code, e.code2, e.xid, e.path, e.detail);

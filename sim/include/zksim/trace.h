@@ -81,5 +81,7 @@ class Trace {
 // variant): "create", "delete", ...
 std::string_view request_kind_name(std::int32_t kind);
 std::string_view fault_kind_name(std::int32_t kind);
+// "connecting", "connected", "expired", "closed" (a SessionState's code).
+std::string_view session_state_name(std::int32_t state);
 
 }  // namespace zksim

@@ -16,16 +16,6 @@ using scenarios::History;
 using scenarios::Op;
 using scenarios::Outcome;
 
-std::string_view state_name(std::int32_t code) {
-  switch (static_cast<SessionState>(code)) {
-    case SessionState::Connecting: return "connecting";
-    case SessionState::Connected: return "connected";
-    case SessionState::Expired: return "expired";
-    case SessionState::Closed: return "closed";
-  }
-  return "?";
-}
-
 // Watch event types in few letters, for narrow columns.
 std::string_view short_event_name(EventType t) {
   switch (t) {
@@ -135,8 +125,8 @@ struct Builder {
       }
       case TraceKind::State:
         k.kind = MarkKind::State;
-        k.label = fmt::format("= {}", state_name(e.code));
-        k.detail = fmt::format("t={} {} is {} (session {:#x})", e.time, lane_name(k.lane), state_name(e.code),
+        k.label = fmt::format("= {}", session_state_name(e.code));
+        k.detail = fmt::format("t={} {} is {} (session {:#x})", e.time, lane_name(k.lane), session_state_name(e.code),
                                static_cast<std::uint64_t>(e.session.value));
         break;
       case TraceKind::Fault: {
