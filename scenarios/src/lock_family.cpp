@@ -226,7 +226,7 @@ std::vector<std::string> properties(const std::string& r) {
 // Watch events delivered per (txn, path): how many clients one change woke.
 Wakeups max_wakeups(const Trace& trace) {
   std::map<std::pair<std::int64_t, std::string_view>, Wakeups> woken;  // views into `trace`
-  Wakeups most;
+  const Wakeups* most = nullptr;  // the first change to reach the highest count
   for (const TraceEvent& e : trace.events()) {
     if (e.kind != TraceKind::Watch) continue;
     auto type = static_cast<EventType>(e.code);
@@ -237,10 +237,12 @@ Wakeups max_wakeups(const Trace& trace) {
       w.path = e.path;
     }
     w.clients.push_back(e.client);
-    if (w.count > most.count) most = w;
+    if (!most || w.count > most->count) most = &w;
   }
-  std::sort(most.clients.begin(), most.clients.end());
-  return most;
+  if (!most) return {};
+  Wakeups out = *most;
+  std::sort(out.clients.begin(), out.clients.end());
+  return out;
 }
 
 // The stretches in which a client could not act on its belief (paused) or
