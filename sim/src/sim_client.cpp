@@ -219,11 +219,15 @@ void SimClient::annotate(std::string text) {
 // --- the library ---
 
 bool World::Impl::submit(Handle& h, PendingOp& op) {
+  // A stopped world answers nothing: the caller waits until the world ends.
+  if (stopped()) return true;
   if (h.crashed || h.state == SessionState::Closed || h.state == SessionState::Expired) {
+    ++steps;
     op.result = Outcome{.error = Error::InvalidState};
     return false;
   }
   if (Error e = op.close ? Error::Ok : c_client_refusal(op.request); e != Error::Ok) {
+    ++steps;
     op.result = Outcome{.error = e};
     return false;
   }

@@ -110,7 +110,8 @@ void World::Impl::cancel_call(std::uint64_t id) {
 }
 
 bool World::Impl::step(TimeMs limit) {
-  if (events.empty() || events.top().time > limit) return false;
+  if (stopped() || events.empty() || events.top().time > limit) return false;
+  ++steps;
   Event e = events.top();
   events.pop();
   assert(e.time >= now);
@@ -556,14 +557,20 @@ int World::running_tasks() const { return static_cast<int>(impl_->roots.size());
 void World::run_until(TimeMs t) {
   while (impl_->step(t)) {
   }
-  impl_->now = std::max(impl_->now, t);
+  if (!impl_->stopped()) impl_->now = std::max(impl_->now, t);
 }
 
-bool World::run_until_done(TimeMs limit) {
-  while (!impl_->roots.empty() && impl_->step(limit)) {
+bool World::run_until_done(TimeMs limit) { return run_until_done(limit, UINT64_MAX); }
+
+bool World::run_until_done(TimeMs limit, std::uint64_t until_steps) {
+  while (!impl_->roots.empty() && impl_->steps < until_steps && impl_->step(limit)) {
   }
   return impl_->roots.empty();
 }
+
+std::uint64_t World::steps() const { return impl_->steps; }
+void World::set_step_limit(std::uint64_t limit) { impl_->step_limit = limit; }
+bool World::step_limit_reached() const { return impl_->stopped(); }
 
 TimeMs World::now() const { return impl_->now; }
 Server& World::server() { return impl_->server; }

@@ -7,6 +7,7 @@
 #include "zksim/world.h"
 
 #include <coroutine>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -172,6 +173,9 @@ struct World::Impl {
   // The pending call with this id, or null.
   CallSlot* find_call(std::uint64_t id);
   bool step(TimeMs limit);
+  std::uint64_t steps = 0;                     // see World::steps()
+  std::uint64_t step_limit = UINT64_MAX;
+  bool stopped() const { return steps >= step_limit; }
 
   // --- clients ---
   std::vector<std::unique_ptr<Handle>> handles;

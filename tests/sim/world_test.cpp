@@ -189,5 +189,74 @@ TEST(WorldSession, UniqueIdsDifferAcrossCallsAndClients) {
   EXPECT_EQ(ids.size(), 4u);
 }
 
+// --- the step limit: no recipe can keep a run going without end ---
+
+TEST(WorldStepLimit, StepsCountEventsAndCallsAnsweredAtOnce) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a");
+  run(w, c, [](Client& c) -> Task<> {
+    co_await c.exists("/a");
+    co_await c.close();
+  }(c));
+  const std::uint64_t after_close = w.steps();
+  EXPECT_GT(after_close, 0u);
+  run(w, c, [](Client& c) -> Task<> {
+    EXPECT_EQ((co_await c.exists("/a")).error(), Error::InvalidState);  // answered at once
+  }(c));
+  EXPECT_EQ(w.steps(), after_close + 2);  // the task's start, and the refused call
+}
+
+TEST(WorldStepLimit, StopsTheEventLoopAtTheLimit) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a");
+  w.spawn(c, [](Client& c) -> Task<> {
+    for (;;) co_await c.exists("/a");  // never ends, and waits for every reply
+  }(c));
+  w.set_step_limit(1000);
+  EXPECT_FALSE(w.run_until_done(1'000'000'000));
+  EXPECT_TRUE(w.step_limit_reached());
+  EXPECT_EQ(w.steps(), 1000u);
+  const TimeMs stopped_at = w.now();
+  w.run_until(stopped_at + 1'000'000);  // a stopped world stays where it is
+  EXPECT_EQ(w.now(), stopped_at);
+  EXPECT_EQ(w.steps(), 1000u);
+}
+
+TEST(WorldStepLimit, StopsALoopThatNeverWaitsForAnEvent) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a");
+  int calls = 0;
+  w.spawn(c, [](Client& c, int& calls) -> Task<> {
+    co_await c.close();
+    // Every call on a closed handle is answered at once, without an event:
+    // without the limit this loop would never give the world back.
+    for (;;) {
+      ++calls;
+      co_await c.exists("/a");
+    }
+  }(c, calls));
+  w.set_step_limit(5000);
+  EXPECT_FALSE(w.run_until_done(1'000'000));
+  EXPECT_TRUE(w.step_limit_reached());
+  EXPECT_LE(calls, 5000);
+  EXPECT_EQ(w.running_tasks(), 1);  // waits forever, destroyed with the world
+}
+
+TEST(WorldStepLimit, RunUntilDoneCanStopAtAStepCountWithoutStoppingTheWorld) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a");
+  w.spawn(c, [](Client& c) -> Task<> {
+    for (int i = 0; i < 100; ++i) co_await c.exists("/a");
+  }(c));
+  EXPECT_FALSE(w.run_until_done(1'000'000, 50));
+  EXPECT_EQ(w.steps(), 50u);
+  EXPECT_FALSE(w.step_limit_reached());
+  EXPECT_TRUE(w.run_until_done(1'000'000));  // and then goes on
+}
+
 }  // namespace
 }  // namespace zksim::test

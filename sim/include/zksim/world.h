@@ -68,7 +68,19 @@ class World {
   void run_until(TimeMs t);
   // Runs until every spawned task finished (true) or time `limit` (false).
   bool run_until_done(TimeMs limit);
+  // The same, stopping also once steps() reaches `until_steps` (false).
+  bool run_until_done(TimeMs limit, std::uint64_t until_steps);
   TimeMs now() const;
+
+  // The work done so far: events processed, plus calls answered at once
+  // without an event (refused by the library, or on a closed handle).
+  std::uint64_t steps() const;
+  // Stops the world once steps() reaches `limit`: the run_* calls return,
+  // no event runs any more, and a call that would be answered at once
+  // waits forever instead, so that a recipe looping without end, even one
+  // that never waits for an event, cannot keep a run going or fill memory.
+  void set_step_limit(std::uint64_t limit);
+  bool step_limit_reached() const;
 
   Server& server();
   const Trace& trace() const;
