@@ -17,6 +17,7 @@ using recipes::flawed::ForgetfulLock;
 using recipes::flawed::HerdLock;
 using recipes::flawed::NoGuidLock;
 using recipes::flawed::PrefixWriteLock;
+using recipes::flawed::StubbornUnlockLock;
 
 const std::string kDir = "/zk_lock/etl_lock";
 
@@ -255,6 +256,40 @@ TEST(FlawedForgetfulLock, TheCorrectLockStopsBelievingOnceLost) {
   auto [b_granted, both] = holder_wakes_after_expiry<recipes::Lock>();
   EXPECT_TRUE(b_granted);
   EXPECT_FALSE(both);
+}
+
+// a holds; its delete is applied but the reply is lost. Returns whether the
+// release returned within 100 s, and how many deletes a sent.
+template <class L>
+std::pair<bool, int> lost_delete_reply() {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& a = w.open("a");
+  L lock(a, "/locks/s");
+  bool released = false;
+  w.spawn(a, [](L& l, bool& released) -> Task<> {
+    co_await l.acquire();
+    co_await l.release();
+    released = true;
+  }(lock, released));
+  w.schedule(on_nth(FaultKind::DropAfterApply, 0, request_kind<DeleteRequest>));
+  w.run_until_done(100'000);
+  const auto deletes = std::count_if(w.trace().events().begin(), w.trace().events().end(), [](const TraceEvent& e) {
+    return e.kind == TraceKind::Request && e.client == 0 && e.code == request_kind<DeleteRequest>;
+  });
+  return {released, static_cast<int>(deletes)};
+}
+
+TEST(FlawedStubbornUnlockLock, RetriesADeleteWhoseReplyWasLostForever) {
+  auto [released, deletes] = lost_delete_reply<StubbornUnlockLock>();
+  EXPECT_FALSE(released);
+  EXPECT_GT(deletes, 1000);  // NoNode, again and again, until the world ends
+}
+
+TEST(FlawedStubbornUnlockLock, TheCorrectLockTakesNoNodeForDone) {
+  auto [released, deletes] = lost_delete_reply<recipes::Lock>();
+  EXPECT_TRUE(released);
+  EXPECT_EQ(deletes, 2);
 }
 
 }  // namespace

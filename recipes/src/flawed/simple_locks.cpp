@@ -88,4 +88,22 @@ Task<Result<Grant>> ForgetfulLock::acquire(TimeMs timeout_ms) {
   co_return *grant_;
 }
 
+Task<Result<Grant>> StubbornUnlockLock::acquire(TimeMs timeout_ms) {
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
+  auto made = co_await detail::contend(zk_, dir_, lock_markers(), 0, "", predecessor(), deadline);
+  if (!made) co_return made.error();
+  grant_ = Grant{made->path, made->czxid};
+  co_return *grant_;
+}
+
+Task<Result<void>> StubbornUnlockLock::release() {
+  if (!grant_) co_return Error::BadArguments;
+  std::string node = grant_->node;
+  grant_.reset();
+  // The bug: every error is taken for a passing one.
+  while (!co_await zk_.remove(node)) {
+  }
+  co_return Result<void>();
+}
+
 }  // namespace zksim::recipes::flawed

@@ -1,4 +1,4 @@
-// FLAWED ON PURPOSE — teaching material; do not use. Three exclusive locks
+// FLAWED ON PURPOSE — teaching material; do not use. Four exclusive locks
 // that each get one thing wrong that the correct Lock (lock.h) gets right.
 // Same interface as Lock.
 //
@@ -13,6 +13,14 @@
 // waits behind our orphan, forever, and so does everyone after us. Breaks:
 // liveness, and leaves a leaked node (until the session ends). The bug
 // Curator's "protection" mode exists for.
+//
+// StubbornUnlockLock — acquires correctly, but release() deletes its node
+// again and again until a delete returns Ok, whatever the error: once a
+// delete was applied and its reply lost, every retry gets NoNode, and once
+// the session expired every retry gets InvalidState at once. The release
+// never returns and the client never stops sending (the retry-on-any-error
+// loop that ZooKeeper's docs warn about: NoNode and SessionExpired are not
+// retryable). Breaks: the run never ends (runaway).
 //
 // ForgetfulLock — acquires correctly but never listens to session events:
 // once granted it believes it holds until release(), even after its session
@@ -31,7 +39,7 @@
 
 namespace zksim::recipes::flawed {
 
-// What the three share: one contender node, deleted by release(). holds()
+// What the four share: one contender node, deleted by release(). holds()
 // is true from the grant until release(), whatever happened to the session.
 class OneNodeLock {
  public:
@@ -55,6 +63,13 @@ class NoGuidLock : public OneNodeLock {
  public:
   NoGuidLock(Client& zk, std::string dir) : OneNodeLock(zk, std::move(dir)) {}
   Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
+};
+
+class StubbornUnlockLock : public OneNodeLock {
+ public:
+  StubbornUnlockLock(Client& zk, std::string dir) : OneNodeLock(zk, std::move(dir)) {}
+  Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
+  Task<Result<void>> release();
 };
 
 class ForgetfulLock : public OneNodeLock {
