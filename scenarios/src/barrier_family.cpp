@@ -18,6 +18,7 @@
 // the next change; the client interface has no removeWatches).
 #include "workloads.h"
 
+#include "zksim/path.h"
 #include "zksim/recipes/barrier.h"
 
 #include <fmt/format.h>
@@ -86,6 +87,12 @@ Task<> double_barrier_client(Client& zk, int id, Workload w, Shared& s) {
     if (in) {
       co_await zk.sleep(w.hold_ms);
       bool out = co_await recorded(zk, id, s, "leave", name, [&] { return barrier.leave(wait_ms(w)); });
+      // A leave that timed out keeps our node for a retry (DoubleBarrier's
+      // contract): a member that gave up waiting must still leave, or its
+      // node stays as long as its session.
+      if (!out && !session_over(zk)) {
+        out = co_await recorded(zk, id, s, "leave", name, [&] { return barrier.leave(); });
+      }
       if (out) ++s.completed_rounds;
     }
     co_await zk.sleep(w.think_ms);
@@ -135,13 +142,20 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   const Server& server = world.server();
   std::vector<std::string> strays;
   std::vector<Violation>& v = out.violations;
-  // A timed-out wait's watch: on a barrier still raised, or on a round's
-  // "ready" that was never created.
+  // A round's "ready" that nobody could remove: nobody left that round
+  // ok, so nobody was the last one out.
+  auto unremovable_ready = [&](const std::string& round) { return !ended_ok(s.history, "leave", round); };
+  // A watch no wait is left to use: a timed-out wait's, on a barrier still
+  // raised or on a round's "ready" that was never created; or an enter's,
+  // on a "ready" that nobody could remove (it fires when "ready" goes).
   auto timed_out = [&](const std::string& watch) {
     if (!watch.starts_with("data ")) return false;
     const std::string path = watch.substr(5);
     const bool exists = server.node(path).has_value();
-    return w.recipe == "barrier" ? exists : (!exists && path.ends_with(std::string("/") + recipes::DoubleBarrier::kReady));
+    if (w.recipe == "barrier") return exists;
+    if (!path.ends_with(std::string("/") + recipes::DoubleBarrier::kReady)) return false;
+    const std::string dir(parent_of(path));
+    return !exists || unremovable_ready(dir.substr(dir.rfind('/') + 1));
   };
   if (w.recipe == "barrier") {
     for (const std::string& name : server.children(kDir)) {
@@ -152,7 +166,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     note_expiries(world.trace(), s.history);
     for (const std::string& round : server.children(kDir)) {
       for (const std::string& name : server.children(kDir + "/" + round)) {
-        if (name == recipes::DoubleBarrier::kReady && !ended_ok(s.history, "leave", round)) continue;
+        if (name == recipes::DoubleBarrier::kReady && unremovable_ready(round)) continue;
         strays.push_back(kDir + "/" + round + "/" + name);
       }
     }

@@ -115,6 +115,7 @@ std::unique_ptr<AnyLock> make_lock(const Workload& w, Client& zk, int id, HoldLi
   if (r == "flawed/herd-lock") return std::make_unique<Exclusive<fl::HerdLock>>(zk, kDir);
   if (r == "flawed/no-guid-lock") return std::make_unique<Exclusive<fl::NoGuidLock>>(zk, kDir);
   if (r == "flawed/forgetful-lock") return std::make_unique<Exclusive<fl::ForgetfulLock>>(zk, kDir);
+  if (r == "flawed/stubborn-unlock-lock") return std::make_unique<Exclusive<fl::StubbornUnlockLock>>(zk, kDir);
   return nullptr;
 }
 
@@ -318,7 +319,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
 Family lock_family() {
   return Family{{"lock", "rw-lock", "semaphore", "election", "flawed/blog-rw-lock",
                  "flawed/blog-rw-lock-index-fixed", "flawed/prefix-write-lock", "flawed/herd-lock",
-                 "flawed/no-guid-lock", "flawed/forgetful-lock"},
+                 "flawed/no-guid-lock", "flawed/forgetful-lock", "flawed/stubborn-unlock-lock"},
                 spawn, properties, check};
 }
 

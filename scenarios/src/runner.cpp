@@ -97,13 +97,59 @@ const std::vector<std::string>& property_names() {
       "server-exclusion", "fifo",               "herd-effect",      "fenced-exclusion",
       "queue-no-loss",
       "queue-no-duplicates", "queue-no-phantoms", "queue-fifo",     "barrier-enter",
-      "barrier-leave",    "barrier-wait",         "liveness",         "no-leaks"};
+      "barrier-leave",    "barrier-wait",         "liveness",         "no-leaks",
+      "runaway"};
   return names;
 }
 
 std::vector<std::string> properties_of(const std::string& recipe) {
   const detail::Family* f = family_of(recipe);
-  return f ? f->properties(recipe) : std::vector<std::string>{};
+  if (!f) return {};
+  std::vector<std::string> out = f->properties(recipe);
+  out.push_back("runaway");  // every recipe's run must end within its budget
+  return out;
+}
+
+RunBudget budget_of(const Workload& w, const WorldConfig& config) {
+  const auto clients = static_cast<std::int64_t>(std::max(w.clients, 0));
+  const auto rounds = static_cast<std::int64_t>(std::max(w.rounds, 0));
+  const TimeMs session = w.session_timeout_ms;
+  // A round's own time, if every client's rounds ran one after another (an
+  // exclusive lock): the hold, the think time, the longest wait a round may
+  // make (a timeout, or the queues' and barriers' two session timeouts),
+  // a margin for round trips, and with a nemesis one fault's worst delay
+  // (a pause, then a session timing out and its news arriving).
+  const TimeMs wait = std::max<TimeMs>(w.timeout_ms, 2 * session);
+  TimeMs round_ms = w.hold_ms + w.think_ms + wait + 200;
+  if (config.nemesis.any()) round_ms += config.nemesis.pause_ms + config.nemesis.delay_ms + 4 * session;
+  RunBudget b;
+  b.fault_phase_ms = 2 * clients * rounds * round_ms + 60'000;
+  b.settle_ms = b.fault_phase_ms + 20 * session + 60'000;
+  // Steps: measured, a round of a correct recipe leaves at most about
+  // 25 + 1.5 x clients trace events, the herd lock's 12 + 3.5 x clients
+  // (every release wakes every waiter); faults add retries and
+  // reconnections. Four times a bound above both, and a floor.
+  const std::int64_t per_round = (40 + 5 * clients) * (config.nemesis.any() ? 2 : 1);
+  // Time itself costs a step now and then: the container reaper's round
+  // every container_check_ms, however idle the clients.
+  const TimeMs periodic_ms = std::max<TimeMs>(config.container_check_ms, 1);
+  const std::int64_t timed = (b.fault_phase_ms + b.settle_ms) / periodic_ms;
+  b.steps = static_cast<std::uint64_t>(4 * clients * rounds * per_round + 2 * timed + 100'000);
+  return b;
+}
+
+std::string workload_problem(const Workload& w, const WorldConfig& config) {
+  if (!family_of(w.recipe)) return fmt::format("unknown recipe '{}'", w.recipe);
+  if (w.clients < 1 || w.rounds < 0) {
+    return fmt::format("cannot run recipe '{}' with {} clients and {} rounds", w.recipe, w.clients, w.rounds);
+  }
+  const std::uint64_t steps = budget_of(w, config).steps;
+  if (steps > kMaxRunSteps) {
+    return fmt::format("{} clients x {} rounds is too much for one run (a budget of {} steps, at most {}); "
+                       "make more runs of fewer rounds",
+                       w.clients, w.rounds, steps, kMaxRunSteps);
+  }
+  return {};
 }
 
 WorldConfig FlawedRecipe::config() const {
@@ -123,37 +169,34 @@ const std::vector<FlawedRecipe>& flawed_recipes() {
       {"flawed/no-guid-lock", "liveness", FaultKind::DropAfterApply, 50},
       // Holds long enough to go on working after a pause.
       {"flawed/forgetful-lock", "mutual-exclusion", FaultKind::Pause, 30, 600},
+      {"flawed/stubborn-unlock-lock", "runaway", FaultKind::DropAfterApply, 50},
   };
   return all;
 }
 
 RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<ScriptedFault>& faults,
-              WorldConfig config, TimeMs fault_phase_ms) {
+              WorldConfig config) {
   RunResult out;
-  const detail::Family* family = family_of(w.recipe);
   // Before the world: the tasks the world destroys may still refer to it.
   detail::Shared s;
   World world(config, decisions);
-  std::string problem;
-  if (!family) {
-    problem = fmt::format("unknown recipe '{}'", w.recipe);
-  } else if (w.clients < 1 || w.rounds < 0) {
-    problem = fmt::format("cannot run recipe '{}' with {} clients and {} rounds", w.recipe, w.clients, w.rounds);
-  } else {
-    problem = family->spawn(world, w, s);
-  }
+  std::string problem = workload_problem(w, config);
+  const detail::Family* family = family_of(w.recipe);
+  if (problem.empty()) problem = family->spawn(world, w, s);
   if (!problem.empty()) {
     out.violations.push_back(Violation{"bad-workload", problem, {}, 0});
     return out;
   }
+  const RunBudget budget = budget_of(w, config);
+  world.set_step_limit(budget.steps);
   for (const ScriptedFault& f : faults) world.schedule(f);
-  world.run_until_done(fault_phase_ms);
+  world.run_until_done(budget.fault_phase_ms, budget.steps / 2);
   // Quiescence: faults stop; paused and crashed sessions time out; every
   // live waiter must then get its turn.
   world.set_nemesis({});
-  const TimeMs settle = 20 * static_cast<TimeMs>(w.session_timeout_ms) + 60'000;
-  world.run_until_done(world.now() + settle);
+  world.run_until_done(world.now() + budget.settle_ms);
   world.run_until(world.now() + 2 * static_cast<TimeMs>(w.session_timeout_ms) + 1000);
+  const bool runaway = world.step_limit_reached();
 
   for (const TraceEvent& e : world.trace().events()) {
     if (e.kind == TraceKind::Fault && e.code == static_cast<std::int32_t>(FaultKind::Crash)) {
@@ -162,6 +205,16 @@ RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<Sc
   }
   family->check(world, w, s, out);
   std::vector<Violation>& v = out.violations;
+  if (runaway) {
+    // Cut short: waiters that never returned and nodes left behind say
+    // nothing; what happened before the cut (exclusion, order) still counts.
+    std::erase_if(v, [](const Violation& x) { return x.property == "liveness" || x.property == "no-leaks"; });
+    v.push_back(Violation{"runaway",
+                          fmt::format("the run did not end within its budget of {} steps (stopped at t={} with {} "
+                                      "task(s) still running): livelock, or work without end",
+                                      budget.steps, world.now(), world.running_tasks()),
+                          {}, world.now()});
+  }
   std::stable_sort(v.begin(), v.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
 
   out.probes = count_probes(world.trace().events(), s.history);

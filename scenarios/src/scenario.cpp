@@ -228,7 +228,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   int n = 0;
   bool saw_version = false, saw_workload = false;
   std::vector<int> fault_lines;
-  int producers_line = 0, producers_col = 0;
+  int producers_line = 0, producers_col = 0, size_line = 1;  // size: where clients or rounds were set
   auto fail = [&](int line_no, int col, std::string message) -> std::optional<Scenario> {
     if (error) *error = ParseError{file, line_no, col, std::move(message)};
     return std::nullopt;
@@ -247,6 +247,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     if (!message.empty()) return fail(n, p.col(), std::move(message));
     if (s.faults.size() > faults_before) fault_lines.push_back(n);
     if (w[0].text == "producers") producers_line = n, producers_col = w[1].col;
+    if (w[0].text == "clients" || w[0].text == "rounds") size_line = n;
   }
   if (!saw_version) return fail(n == 0 ? 1 : n, 1, "empty scenario: expected 'zksim-scenario 1'");
   if (producers_line && s.workload.producers > s.workload.clients) {
@@ -259,6 +260,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
                                                  s.faults[i].client, s.workload.clients, s.workload.clients - 1));
     }
   }
+  if (std::string why = workload_problem(s.workload, s.config); !why.empty()) return fail(size_line, 1, why);
   return s;
 }
 

@@ -49,6 +49,9 @@ TEST(FlawedProperties, NoGuidLockIsCaught) {
 TEST(FlawedProperties, ForgetfulLockIsCaught) {
   caught_and_shrunk("flawed/forgetful-lock");
 }
+TEST(FlawedProperties, StubbornUnlockLockIsCaught) {
+  caught_and_shrunk("flawed/stubborn-unlock-lock");
+}
 
 }  // namespace
 }  // namespace zksim::scenarios

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace zksim::cli_test {
@@ -103,6 +104,28 @@ TEST(CliExplore, ShardsMergeToTheWhole) {
   Ran twice = zksim({"merge", reports[0], reports[0]});
   EXPECT_EQ(twice.status, 2);
   EXPECT_EQ(lines(twice.err), 1);
+}
+
+TEST(CliExplore, LongHoldsOfACorrectRecipeAreNotViolations) {
+  TempDir d;
+  Ran r = zksim({"explore", "--recipe", "lock", "--hold-ms", "60000", "--runs", "20", "--out", d.path()});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("no violation in 20 runs"), std::string::npos) << r.out;
+}
+
+TEST(CliExplore, AWorkloadTooLargeForOneRunExits2WithOneLine) {
+  Ran r = zksim({"explore", "--recipe", "lock", "--clients", "100", "--rounds", "10000", "--runs", "1"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("zksim explore: 100 clients x 10000 rounds is too much for one run"), std::string::npos) << r.err;
+}
+
+TEST(CliExplore, ARunawayRecipeIsFoundNotACrash) {
+  TempDir d;
+  Ran r = zksim({"explore", "--recipe", "flawed/stubborn-unlock-lock", "--runs", "20", "--shrink-runs", "50",
+                 "--out", d.path()});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("VIOLATION runaway"), std::string::npos) << r.out;
 }
 
 TEST(CliExplore, ATimeBudgetRunsAndStops) {

@@ -72,6 +72,9 @@ Campaign campaign_from(const Args& a) {
   c.faults = fault_label(c.config);
   c.seed = a.unsigned64("--seed", 1);
   c.runs = a.has("--time") ? 0 : a.integer("--runs", 200, 1, 1'000'000'000);
+  if (std::string why = scenarios::workload_problem(c.workload, c.config); !why.empty()) {
+    throw UsageError(fmt::format("zksim explore: {}", why));
+  }
   return c;
 }
 

@@ -86,11 +86,34 @@ struct RunResult {
   std::map<std::string, int> probes;  // coverage probe -> times reached in this run
 };
 
+// What one run may spend, sized from its workload so that a correct recipe
+// never comes near it: simulated time with the nemesis on, then to settle,
+// and steps (World::steps()) in all, of which at most half with faults.
+// Simulated time costs nothing by itself; steps are work and memory.
+struct RunBudget {
+  TimeMs fault_phase_ms = 0;
+  TimeMs settle_ms = 0;
+  std::uint64_t steps = 0;
+};
+RunBudget budget_of(const Workload& w, const WorldConfig& config);
+
+// The most steps a run may be given. A run keeps its trace, about one event
+// a step at about 230 bytes each (measured), so a run stays under about
+// 1 GB even when it runs away. A workload whose budget is larger cannot run.
+inline constexpr std::uint64_t kMaxRunSteps = 4'000'000;
+
+// Why `w` cannot run ("" if it can): an unknown recipe, fewer than one
+// client, negative rounds, or a budget over kMaxRunSteps.
+std::string workload_problem(const Workload& w, const WorldConfig& config = {});
+
 // Runs `w` in a fresh world: `config` (delays, nemesis), `decisions`, the
-// scripted `faults`; after every task finished or `fault_phase_ms` passed,
-// the nemesis stops and the run quiesces; then every property that applies
-// to the recipe is checked. Unknown recipe: one violation "bad-workload".
+// scripted `faults`. After every task finished, or the fault phase's time or
+// steps ran out, the nemesis stops and the run quiesces; then every property
+// that applies to the recipe is checked. A run that reaches its step budget
+// is stopped and violates `runaway` (livelock, or work without end); its
+// liveness and leaks are then not judged, since it was cut short. A workload
+// that cannot run: one violation "bad-workload".
 RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<ScriptedFault>& faults,
-              WorldConfig config = {}, TimeMs fault_phase_ms = 600'000);
+              WorldConfig config = {});
 
 }  // namespace zksim::scenarios
