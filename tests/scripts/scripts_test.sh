@@ -56,6 +56,18 @@ test_sh_fails_when_no_test_ran() {
   grep -q "No tests were found" <<<"$out" || fail "test.sh failed for another reason: $out"
 }
 
+# The user's --jobs and --out replace main.sh's, in both spellings.
+main_sh_arguments_replace_its_defaults() {
+  args() { bash "$sandbox/scripts/main.sh" "$@" | sed -n 's/^arg //p' | tr '\n' ' '; }
+  local jobs
+  jobs="$(nproc)"
+  if [ "$jobs" -gt 8 ]; then jobs=8; fi
+  [ "$(args)" = "matrix --jobs $jobs --out build/failures " ] || fail "defaults: $(args)"
+  [ "$(args --jobs 1)" = "matrix --out build/failures --jobs 1 " ] || fail "--jobs 1: $(args --jobs 1)"
+  [ "$(args --out /tmp/x --budget 9)" = "matrix --jobs $jobs --out /tmp/x --budget 9 " ] || fail "--out: $(args --out /tmp/x --budget 9)"
+  [ "$(args --jobs=3 --out=d)" = "matrix --jobs=3 --out=d " ] || fail "--jobs=3 --out=d: $(args --jobs=3 --out=d)"
+}
+
 # main.sh builds the program only and leaves the switches of the tests and
 # benchmarks as they were.
 main_sh_leaves_the_test_switches_alone() {
