@@ -86,5 +86,29 @@ bench_sh_builds_the_benchmarks() {
   [ "$(cached CMAKE_BUILD_TYPE)" = Release ] || fail "benchmarks built as $(cached CMAKE_BUILD_TYPE)"
 }
 
+# install-deps.sh waits while another apt-get holds apt's locks.
+install_deps_waits_for_apt_locks() {
+  stub dpkg-query 'exit 1'   # nothing installed
+  stub sleep ''
+  # update finds the lists lock held twice, then gets it.
+  stub apt-get "
+    if [[ \" \$* \" == *' update '* ]]; then
+      n=\$(grep -c '^apt-get .*update' $(printf %q "$log"))
+      if [ \"\$n\" -le 2 ]; then
+        echo 'E: Could not get lock /var/lib/apt/lists/lock. It is held by process 1 (apt-get)' >&2
+        exit 100
+      fi
+    fi"
+  bash "$sandbox/scripts/install-deps.sh" 2>/dev/null || fail "install-deps.sh gave up: $(cat "$log")"
+  [ "$(grep -c '^apt-get .*update' "$log")" = 3 ] || fail "update not retried: $(cat "$log")"
+  [ "$(grep -c '^sleep ' "$log")" = 2 ] || fail "no wait between tries: $(cat "$log")"
+  grep -q '^apt-get -o DPkg::Lock::Timeout=600 install ' "$log" || fail "install does not wait: $(cat "$log")"
+  # Any other failure of update is not retried.
+  : > "$log"
+  stub apt-get "echo 'E: The repository is broken' >&2; exit 100"
+  if bash "$sandbox/scripts/install-deps.sh" 2>/dev/null; then fail "install-deps.sh passed a failed update"; fi
+  [ "$(grep -c '^apt-get ' "$log")" = 1 ] || fail "a failure other than a lock was retried: $(cat "$log")"
+}
+
 "$rule"
 echo "ok: $rule"
