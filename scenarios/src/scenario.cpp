@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace zksim::scenarios {
@@ -53,6 +55,18 @@ std::string names(std::string_view (*name_of)(std::int32_t), int count) {
 }
 
 constexpr int kRequestKinds = 16;
+
+// The directives a file may give once, as `key` names them, or "" for the
+// ones that add to a list (fault, decisions). A nemesis line is once per
+// fault class.
+std::string once_key(const std::vector<Word>& w) {
+  static const std::set<std::string> once{"recipe", "clients", "rounds", "hold-ms", "think-ms",
+                                          "timeout-ms", "session-timeout-ms", "leases", "producers",
+                                          "delay-choices", "nemesis-pause-ms", "nemesis-delay-ms",
+                                          "reentrant", "seed", "expect"};
+  if (w[0].text == "nemesis" && w.size() > 1) return "nemesis " + w[1].text;
+  return once.count(w[0].text) ? w[0].text : "";
+}
 
 // Parses one line's directive into `s`; on error fills col and message.
 class LineParser {
@@ -229,6 +243,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   bool saw_version = false, saw_workload = false;
   std::vector<int> fault_lines;
   int producers_line = 0, producers_col = 0;
+  std::map<std::string, int> first_line;  // by once_key
   auto fail = [&](int line_no, int col, std::string message) -> std::optional<Scenario> {
     if (error) *error = ParseError{file, line_no, col, std::move(message)};
     return std::nullopt;
@@ -245,6 +260,10 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     LineParser p(w, s);
     std::string message = p.parse(saw_version, saw_workload);
     if (!message.empty()) return fail(n, p.col(), std::move(message));
+    if (const std::string key = once_key(w); !key.empty()) {
+      auto [first, fresh] = first_line.emplace(key, n);
+      if (!fresh) return fail(n, w[0].col, fmt::format("'{}' given twice (first on line {})", key, first->second));
+    }
     if (s.faults.size() > faults_before) fault_lines.push_back(n);
     if (w[0].text == "producers") producers_line = n, producers_col = w[1].col;
   }

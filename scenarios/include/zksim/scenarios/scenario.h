@@ -18,8 +18,9 @@
 //
 // A seed alone runs seeded; otherwise the decision list replays (past its
 // end, and if empty, every decision is 0: nothing more goes wrong; a seed
-// next to a list only says where the list came from). Errors are
-// "file:line:col: message".
+// next to a list only says where the list came from). Each directive is
+// given at most once, but for fault and decisions lines (they add up) and
+// nemesis (once per fault class). Errors are "file:line:col: message".
 #pragma once
 
 #include "zksim/result.h"
