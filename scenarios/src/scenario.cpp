@@ -3,6 +3,7 @@
 #include "zksim/trace.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
@@ -152,6 +153,10 @@ class LineParser {
       }
       if (w_.size() >= 2 && w_[1].text == "violation") {
         if (w_.size() < 3) return at(2, "missing property name after 'violation'");
+        const auto& known = property_names();
+        if (std::find(known.begin(), known.end(), w_[2].text) == known.end()) {
+          return at(2, fmt::format("unknown property '{}' (known: {})", w_[2].text, fmt::join(known, ", ")));
+        }
         s_.expect_violation = w_[2].text;
         return done(3);
       }

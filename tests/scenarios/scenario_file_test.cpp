@@ -175,6 +175,14 @@ TEST(ScenarioFileErrors, ADirectiveGivenTwiceIsAnError) {
             "");
 }
 
+TEST(ScenarioFileErrors, AnUnknownExpectedPropertyIsAnError) {
+  EXPECT_TRUE(error_of("zksim-scenario 1\nexpect violation nonsense-property\n")
+                  .starts_with("t.scn:2:18: unknown property 'nonsense-property' (known: mutual-exclusion, "));
+  for (const std::string& p : property_names()) {
+    EXPECT_EQ(error_of("zksim-scenario 1\nexpect violation " + p + "\n"), "") << p;
+  }
+}
+
 TEST(ScenarioFileErrors, MissingFile) {
   ParseError e;
   EXPECT_FALSE(load_scenario("/nonexistent/x.scn", &e));

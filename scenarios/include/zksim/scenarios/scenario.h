@@ -14,7 +14,7 @@
 //   fault expire-session client 1 at 1200
 //   fault drop-after-apply client 0 on create nth 3
 //   seed 42                         # or: decisions 0 0 3 1 ... (repeatable)
-//   expect pass                     # or: expect violation mutual-exclusion
+//   expect pass                     # or: expect violation mutual-exclusion (see property_names())
 //
 // A seed alone runs seeded; otherwise the decision list replays (past its
 // end, and if empty, every decision is 0: nothing more goes wrong; a seed
