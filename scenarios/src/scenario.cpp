@@ -69,6 +69,17 @@ std::string once_key(const std::vector<Word>& w) {
   return once.count(w[0].text) ? w[0].text : "";
 }
 
+// `text` with every control byte shown as \xNN, so a message stays one
+// printable line (a NUL would end it where C strings are printed).
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    out += b < 0x20 || b == 0x7f ? fmt::format("\\x{:02x}", b) : std::string(1, c);
+  }
+  return out;
+}
+
 // Parses one line's directive into `s`; on error fills col and message.
 class LineParser {
  public:
@@ -249,8 +260,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   std::vector<int> fault_lines;
   int producers_line = 0, producers_col = 0;
   std::map<std::string, int> first_line;  // by once_key
-  auto fail = [&](int line_no, int col, std::string message) -> std::optional<Scenario> {
-    if (error) *error = ParseError{file, line_no, col, std::move(message)};
+  auto fail = [&](int line_no, int col, const std::string& message) -> std::optional<Scenario> {
+    if (error) *error = ParseError{file, line_no, col, escaped(message)};
     return std::nullopt;
   };
   while (std::getline(in, line)) {
@@ -264,7 +275,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     std::size_t faults_before = s.faults.size();
     LineParser p(w, s);
     std::string message = p.parse(saw_version, saw_workload);
-    if (!message.empty()) return fail(n, p.col(), std::move(message));
+    if (!message.empty()) return fail(n, p.col(), message);
     if (const std::string key = once_key(w); !key.empty()) {
       auto [first, fresh] = first_line.emplace(key, n);
       if (!fresh) return fail(n, w[0].col, fmt::format("'{}' given twice (first on line {})", key, first->second));

@@ -183,6 +183,12 @@ TEST(ScenarioFileErrors, AnUnknownExpectedPropertyIsAnError) {
   }
 }
 
+TEST(ScenarioFileErrors, ControlBytesInAMessageAreShownEscaped) {
+  const std::string nul = "zksim-scenario 1\nfrob" + std::string(1, '\0') + "nicate 3\n";
+  EXPECT_EQ(error_of(nul), "t.scn:2:1: unknown directive 'frob\\x00nicate'");
+  EXPECT_TRUE(error_of("zksim-scenario 1\nrecipe lo\x01" "ck\n").starts_with("t.scn:2:8: unknown recipe 'lo\\x01ck' (known:"));
+}
+
 TEST(ScenarioFileErrors, MissingFile) {
   ParseError e;
   EXPECT_FALSE(load_scenario("/nonexistent/x.scn", &e));

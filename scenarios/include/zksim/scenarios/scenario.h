@@ -20,7 +20,8 @@
 // end, and if empty, every decision is 0: nothing more goes wrong; a seed
 // next to a list only says where the list came from). Each directive is
 // given at most once, but for fault and decisions lines (they add up) and
-// nemesis (once per fault class). Errors are "file:line:col: message".
+// nemesis (once per fault class). Errors are "file:line:col: message", with
+// control bytes of the file shown as \xNN.
 #pragma once
 
 #include "zksim/result.h"
