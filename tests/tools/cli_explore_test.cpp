@@ -138,6 +138,26 @@ TEST(CliExplore, BadInputExits2WithOneLine) {
   EXPECT_NE(zksim({"explore", "--recipe", "lock", "--shard", "3/3"}).err.find("'3/3' is not a shard I/N"), std::string::npos);
 }
 
+TEST(CliExplore, ShrinkingNeverRunsMoreThanShrinkRuns) {
+  TempDir d;
+  for (int limit : {0, 1, 7}) {
+    Ran r = zksim({"explore", "--recipe", "flawed/no-guid-lock", "--runs", "40", "--clients", "3", "--rounds", "3",
+                   "--shrink-runs", std::to_string(limit), "--json", "--out", d.path()});
+    ASSERT_EQ(r.status, 1) << r.err;
+    nlohmann::json doc = parse_json(r.out);
+    ASSERT_FALSE(doc["violations"].empty());
+    for (const auto& v : doc["violations"]) {
+      EXPECT_LE(v["shrink_runs"].get<int>(), limit) << v.dump();
+      if (limit == 0) {
+        // Not shrunk: the recorded run is written as it is, and replays.
+        EXPECT_EQ(v["shrunk_decisions"], v["decisions"]) << v.dump();
+        Ran again = zksim({"replay", v["scenario"].get<std::string>()});
+        EXPECT_EQ(again.status, 0) << again.out << again.err;
+      }
+    }
+  }
+}
+
 TEST(CliMerge, BadReportsExit2WithOneLine) {
   TempDir d;
   Ran a = zksim({"explore", "--recipe", "lock", "--runs", "4", "--json", "--shard", "0/2", "--out", d.path()});

@@ -31,7 +31,7 @@ CommandSpec explore_spec() {
            {"--jobs", "N", "worker processes running seeds in parallel (default 1); same results for any N"},
            {"--shard", "I/N", "only the runs i with i mod N = I, to fan a campaign out; see 'zksim merge'"},
            {"--out", "DIR", "where scenario files go (default: failures)"},
-           {"--shrink-runs", "N", "most runs spent shrinking each violation (default 2000)"},
+           {"--shrink-runs", "N", "most runs spent shrinking each violation (default 2000; 0: written as found)"},
            {"--json", "", "print the report as JSON"},
            {"--worker", "", "", true}},
       .details =

@@ -27,7 +27,7 @@ CommandSpec matrix_spec() {
            {"--rounds", "N", "rounds per client (default 4)"},
            {"--jobs", "N", "worker processes (default 1); the same matrix for any N"},
            {"--out", "DIR", "where the scenario files of violations go (default: failures)"},
-           {"--shrink-runs", "N", "most runs spent shrinking each violation (default 500)"},
+           {"--shrink-runs", "N", "most runs spent shrinking each violation (default 500; 0: written as found)"},
            {"--json", "", "print JSON: {recipes: [{name, flawed, breaks, ok, properties: {...}}], campaigns, ok}"},
            {"--shard", "I/N", "", true},
            {"--worker", "", "", true}},
