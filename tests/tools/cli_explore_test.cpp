@@ -138,6 +138,18 @@ TEST(CliExplore, BadInputExits2WithOneLine) {
   EXPECT_NE(zksim({"explore", "--recipe", "lock", "--shard", "3/3"}).err.find("'3/3' is not a shard I/N"), std::string::npos);
 }
 
+TEST(CliExplore, NoneCombinedWithFaultClassesIsBadInput) {
+  TempDir d;
+  for (const char* faults : {"none,pause", "pause,none", "none,none"}) {
+    Ran r = zksim({"explore", "--recipe", "lock", "--runs", "2", "--faults", faults, "--out", d.path()});
+    EXPECT_EQ(r.status, 2) << faults;
+    EXPECT_EQ(lines(r.err), 1) << faults << ": " << r.err;
+    EXPECT_NE(r.err.find("zksim explore --faults: 'none' "), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+  EXPECT_EQ(zksim({"explore", "--recipe", "lock", "--runs", "2", "--faults", "none", "--out", d.path()}).status, 0);
+}
+
 TEST(CliExplore, ShrinkingNeverRunsMoreThanShrinkRuns) {
   TempDir d;
   for (int limit : {0, 1, 7}) {

@@ -54,7 +54,10 @@ std::vector<int> parse_fault_classes(const std::string& what, const std::string&
   while (true) {
     std::size_t comma = list.find(',', start);
     std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    int kind = name == "none" ? kFaultKinds : -1;  // "none" in a list adds nothing
+    if (name == "none" && list != "none") {
+      throw UsageError(fmt::format("{}: 'none' stands alone, not in a list of fault classes ('{}')", what, list));
+    }
+    int kind = name == "none" ? kFaultKinds : -1;  // "none" adds nothing
     for (int k = 0; k < kFaultKinds; ++k) {
       if (fault_kind_name(k) == name) kind = k;
     }

@@ -24,8 +24,9 @@ void print_json(const nlohmann::json& j);
 
 // The fault classes, in FaultKind order ("drop-before-apply", ...).
 std::vector<std::string> fault_class_names();
-// "pause,crash" -> their FaultKind values; "none" adds nothing. Throws
-// UsageError naming `what` on an unknown class.
+// "pause,crash" -> their FaultKind values; "none" -> none. Throws
+// UsageError naming `what` on an unknown class, or on "none" in a list
+// ("none,pause" would otherwise silently mean "pause").
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list);
 
 // A world whose nemesis strikes with each of `kinds` at `per_mille`
