@@ -91,6 +91,7 @@ int explore_main(const Args& args) {
     return 0;
   }
 
+  check_output_dir("zksim explore --out", out_dir);
   ProgressLine line(stderr_is_terminal());
   const std::string what = fmt::format("explore {}", c.workload.recipe);
   CampaignResult r;

@@ -9,7 +9,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 
 namespace zksim::cli {
 
@@ -86,6 +90,26 @@ std::string fault_label(const WorldConfig& config) {
     if (config.nemesis.per_mille[k]) out += fmt::format("{}{}", out.empty() ? "" : ",", fault_kind_name(k));
   }
   return out.empty() ? "none" : out;
+}
+
+void check_output_dir(const std::string& what, const std::string& dir) {
+  namespace fs = std::filesystem;
+  if (dir.empty()) throw UsageError(fmt::format("{}: empty path (give a directory)", what));
+  fs::path existing(dir);
+  std::error_code ec;
+  while (!fs::exists(existing, ec)) {
+    if (!existing.has_parent_path()) {
+      existing = ".";  // a relative path: made in the working directory
+      break;
+    }
+    existing = existing.parent_path();
+  }
+  if (!fs::is_directory(existing, ec)) throw UsageError(fmt::format("{}: not a directory: {}", what, existing.string()));
+  std::string probe = (existing / ".zksim-write-check-XXXXXX").string();
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) throw UsageError(fmt::format("{}: cannot write in {}: {}", what, existing.string(), std::strerror(errno)));
+  close(fd);
+  unlink(probe.c_str());
 }
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }

@@ -35,6 +35,14 @@ WorldConfig nemesis_config(const std::vector<int>& kinds, std::uint32_t per_mill
 // "pause,crash", or "none".
 std::string fault_label(const WorldConfig& config);
 
+// Checks, before a campaign runs, that `dir` can take the scenario files it
+// may write: not empty, and either a directory or a path whose nearest
+// existing part is a directory (the rest is made when a file is written),
+// that directory writable. Writable is tried (a file made and removed
+// there), since permission bits do not tell root the answer. Throws
+// UsageError "<what>: ...", e.g. "zksim explore --out: not a directory: X".
+void check_output_dir(const std::string& what, const std::string& dir);
+
 // The terminal progress line goes to stderr only when it is a terminal.
 bool stderr_is_terminal();
 
