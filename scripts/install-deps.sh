@@ -26,6 +26,21 @@ fi
 echo "install-deps: installing ${missing[*]}" >&2
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Another apt-get (unattended upgrades, a second build) may hold apt's locks:
+# wait for them, up to this long, rather than fail at once. Measured with
+# apt 2.6: DPkg::Lock::Timeout makes install wait for the dpkg lock, but
+# update does not wait for the lists lock it takes, so update is retried
+# (its message read in the C locale). The environment goes through env:
+# sudo does not pass the caller's on.
+lock_wait_s=600
+apt_get=("${sudo_cmd[@]}" env LC_ALL=C DEBIAN_FRONTEND=noninteractive apt-get -o "DPkg::Lock::Timeout=$lock_wait_s")
+waited_s=0
+until update_err="$("${apt_get[@]}" update -qq 2>&1 >/dev/null)"; do
+  if ! grep -q "Could not get lock" <<<"$update_err" || [ "$waited_s" -ge "$lock_wait_s" ]; then
+    printf '%s\n' "$update_err" >&2
+    exit 1
+  fi
+  sleep 5
+  waited_s=$((waited_s + 5))
+done
+"${apt_get[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -3,10 +3,13 @@
 #include "zksim/trace.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace zksim::scenarios {
@@ -53,6 +56,29 @@ std::string names(std::string_view (*name_of)(std::int32_t), int count) {
 }
 
 constexpr int kRequestKinds = 16;
+
+// The directives a file may give once, as `key` names them, or "" for the
+// ones that add to a list (fault, decisions). A nemesis line is once per
+// fault class.
+std::string once_key(const std::vector<Word>& w) {
+  static const std::set<std::string> once{"recipe", "clients", "rounds", "hold-ms", "think-ms",
+                                          "timeout-ms", "session-timeout-ms", "leases", "producers",
+                                          "delay-choices", "nemesis-pause-ms", "nemesis-delay-ms",
+                                          "reentrant", "seed", "expect"};
+  if (w[0].text == "nemesis" && w.size() > 1) return "nemesis " + w[1].text;
+  return once.count(w[0].text) ? w[0].text : "";
+}
+
+// `text` with every control byte shown as \xNN, so a message stays one
+// printable line (a NUL would end it where C strings are printed).
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    out += b < 0x20 || b == 0x7f ? fmt::format("\\x{:02x}", b) : std::string(1, c);
+  }
+  return out;
+}
 
 // Parses one line's directive into `s`; on error fills col and message.
 class LineParser {
@@ -138,6 +164,10 @@ class LineParser {
       }
       if (w_.size() >= 2 && w_[1].text == "violation") {
         if (w_.size() < 3) return at(2, "missing property name after 'violation'");
+        const auto& known = property_names();
+        if (std::find(known.begin(), known.end(), w_[2].text) == known.end()) {
+          return at(2, fmt::format("unknown property '{}' (known: {})", w_[2].text, fmt::join(known, ", ")));
+        }
         s_.expect_violation = w_[2].text;
         return done(3);
       }
@@ -229,8 +259,9 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   bool saw_version = false, saw_workload = false;
   std::vector<int> fault_lines;
   int producers_line = 0, producers_col = 0, size_line = 1;  // size: where clients or rounds were set
-  auto fail = [&](int line_no, int col, std::string message) -> std::optional<Scenario> {
-    if (error) *error = ParseError{file, line_no, col, std::move(message)};
+  std::map<std::string, int> first_line;  // by once_key
+  auto fail = [&](int line_no, int col, const std::string& message) -> std::optional<Scenario> {
+    if (error) *error = ParseError{file, line_no, col, escaped(message)};
     return std::nullopt;
   };
   while (std::getline(in, line)) {
@@ -244,7 +275,11 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     std::size_t faults_before = s.faults.size();
     LineParser p(w, s);
     std::string message = p.parse(saw_version, saw_workload);
-    if (!message.empty()) return fail(n, p.col(), std::move(message));
+    if (!message.empty()) return fail(n, p.col(), message);
+    if (const std::string key = once_key(w); !key.empty()) {
+      auto [first, fresh] = first_line.emplace(key, n);
+      if (!fresh) return fail(n, w[0].col, fmt::format("'{}' given twice (first on line {})", key, first->second));
+    }
     if (s.faults.size() > faults_before) fault_lines.push_back(n);
     if (w[0].text == "producers") producers_line = n, producers_col = w[1].col;
     if (w[0].text == "clients" || w[0].text == "rounds") size_line = n;

@@ -137,7 +137,6 @@ ShrunkList shrink_list(DecisionList start, const std::function<bool(const Decisi
 
 Shrunk shrink_scenario(Scenario s, const std::string& property, int max_runs) {
   s.seed.reset();
-  std::optional<Violation> found;
   auto violation_in = [&](const DecisionList& l) -> std::optional<Violation> {
     Scenario c = s;
     c.decisions = l;
@@ -148,17 +147,28 @@ Shrunk shrink_scenario(Scenario s, const std::string& property, int max_runs) {
     return std::nullopt;
   };
   Shrunk out;
-  found = violation_in(s.decisions);
-  out.runs = 1;
-  if (!found) {
+  if (max_runs <= 0) {
     out.scenario = std::move(s);
     return out;
   }
-  auto fails = [&](const DecisionList& l) { return violation_in(l).has_value(); };
-  ShrunkList shrunk = shrink_list(s.decisions, fails, std::max(max_runs - 1, 0));
+  // The violation of the last list that failed: shrink_list keeps that list,
+  // so the result needs no run of its own.
+  std::optional<Violation> last = violation_in(s.decisions);
+  out.runs = 1;
+  if (!last) {
+    out.scenario = std::move(s);
+    return out;
+  }
+  auto fails = [&](const DecisionList& l) {
+    std::optional<Violation> v = violation_in(l);
+    if (!v) return false;
+    last = std::move(v);
+    return true;
+  };
+  ShrunkList shrunk = shrink_list(s.decisions, fails, max_runs - 1);
   s.decisions = std::move(shrunk.decisions);
-  out.violation = *violation_in(s.decisions);
-  out.runs += shrunk.runs + 1;
+  out.violation = std::move(*last);
+  out.runs += shrunk.runs;
   s.expect_violation = property;
   out.scenario = std::move(s);
   out.reproduced = true;

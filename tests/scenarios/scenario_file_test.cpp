@@ -161,6 +161,34 @@ TEST(ScenarioFileErrors, BadExpectation) {
   EXPECT_EQ(error_of("zksim-scenario 1\nexpect violation\n"), "t.scn:2:18: missing property name after 'violation'");
 }
 
+TEST(ScenarioFileErrors, ADirectiveGivenTwiceIsAnError) {
+  EXPECT_EQ(error_of("zksim-scenario 1\nclients 4\nrounds 2\n  clients 5\n"),
+            "t.scn:4:3: 'clients' given twice (first on line 2)");
+  EXPECT_EQ(error_of("zksim-scenario 1\nexpect pass\nexpect violation fifo\n"),
+            "t.scn:3:1: 'expect' given twice (first on line 2)");
+  EXPECT_EQ(error_of("zksim-scenario 1\nseed 1\nseed 2\n"), "t.scn:3:1: 'seed' given twice (first on line 2)");
+  EXPECT_EQ(error_of("zksim-scenario 1\nnemesis pause 30\nnemesis crash 5\nnemesis pause 40\n"),
+            "t.scn:4:1: 'nemesis pause' given twice (first on line 2)");
+  // Faults and decision lines are lists: repeating them adds.
+  EXPECT_EQ(error_of("zksim-scenario 1\nclients 2\nfault pause client 0 at 5\nfault pause client 1 at 9\n"
+                     "decisions 1 2\ndecisions 3\n"),
+            "");
+}
+
+TEST(ScenarioFileErrors, AnUnknownExpectedPropertyIsAnError) {
+  EXPECT_TRUE(error_of("zksim-scenario 1\nexpect violation nonsense-property\n")
+                  .starts_with("t.scn:2:18: unknown property 'nonsense-property' (known: mutual-exclusion, "));
+  for (const std::string& p : property_names()) {
+    EXPECT_EQ(error_of("zksim-scenario 1\nexpect violation " + p + "\n"), "") << p;
+  }
+}
+
+TEST(ScenarioFileErrors, ControlBytesInAMessageAreShownEscaped) {
+  const std::string nul = "zksim-scenario 1\nfrob" + std::string(1, '\0') + "nicate 3\n";
+  EXPECT_EQ(error_of(nul), "t.scn:2:1: unknown directive 'frob\\x00nicate'");
+  EXPECT_TRUE(error_of("zksim-scenario 1\nrecipe lo\x01" "ck\n").starts_with("t.scn:2:8: unknown recipe 'lo\\x01ck' (known:"));
+}
+
 TEST(ScenarioFileErrors, MissingFile) {
   ParseError e;
   EXPECT_FALSE(load_scenario("/nonexistent/x.scn", &e));

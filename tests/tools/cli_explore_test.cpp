@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <tuple>
 
 namespace zksim::cli_test {
 namespace {
@@ -159,6 +160,84 @@ TEST(CliExplore, BadInputExits2WithOneLine) {
     EXPECT_TRUE(r.out.empty()) << args.back();
   }
   EXPECT_NE(zksim({"explore", "--recipe", "lock", "--shard", "3/3"}).err.find("'3/3' is not a shard I/N"), std::string::npos);
+}
+
+TEST(CliExplore, NoneCombinedWithFaultClassesIsBadInput) {
+  TempDir d;
+  for (const char* faults : {"none,pause", "pause,none", "none,none"}) {
+    Ran r = zksim({"explore", "--recipe", "lock", "--runs", "2", "--faults", faults, "--out", d.path()});
+    EXPECT_EQ(r.status, 2) << faults;
+    EXPECT_EQ(lines(r.err), 1) << faults << ": " << r.err;
+    EXPECT_NE(r.err.find("zksim explore --faults: 'none' "), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+  EXPECT_EQ(zksim({"explore", "--recipe", "lock", "--runs", "2", "--faults", "none", "--out", d.path()}).status, 0);
+}
+
+TEST(CliExplore, ShrinkingNeverRunsMoreThanShrinkRuns) {
+  TempDir d;
+  for (int limit : {0, 1, 7}) {
+    Ran r = zksim({"explore", "--recipe", "flawed/no-guid-lock", "--runs", "40", "--clients", "3", "--rounds", "3",
+                   "--shrink-runs", std::to_string(limit), "--json", "--out", d.path()});
+    ASSERT_EQ(r.status, 1) << r.err;
+    nlohmann::json doc = parse_json(r.out);
+    ASSERT_FALSE(doc["violations"].empty());
+    for (const auto& v : doc["violations"]) {
+      EXPECT_LE(v["shrink_runs"].get<int>(), limit) << v.dump();
+      if (limit == 0) {
+        // Not shrunk: the recorded run is written as it is, and replays.
+        EXPECT_EQ(v["shrunk_decisions"], v["decisions"]) << v.dump();
+        Ran again = zksim({"replay", v["scenario"].get<std::string>()});
+        EXPECT_EQ(again.status, 0) << again.out << again.err;
+      }
+    }
+  }
+}
+
+TEST(CliMerge, EveryNumberInAReportIsChecked) {
+  TempDir d;
+  Ran r = zksim({"explore", "--recipe", "flawed/no-guid-lock", "--runs", "40", "--clients", "3", "--rounds", "3",
+                 "--shrink-runs", "5", "--json", "--out", d.path()});
+  ASSERT_EQ(r.status, 1) << r.err;
+  const nlohmann::json good = parse_json(r.out);
+  ASSERT_FALSE(good["violations"].empty());
+  EXPECT_EQ(zksim({"merge", d.write("good.json", r.out)}).status, 1);
+  using nlohmann::json;
+  // Each case: a JSON pointer into the report, a bad value, and the field the error names (or its words).
+  const std::vector<std::tuple<std::string, json, std::string>> cases{
+      {"/runs", -5, "runs"},
+      {"/runs", 2.5, "runs"},
+      {"/runs", 0, "violating_runs"},  // more violating runs than runs
+      {"/violating_runs", -1, "violating_runs"},
+      {"/probes/crashed-holder", -2, "crashed-holder"},
+      {"/violations/0/first_run", -1, "first_run"},
+      {"/violations/0/seed", -7, "seed"},
+      {"/violations/0/runs", 0, "runs"},
+      {"/violations/0/runs", 1000, "runs"},  // more than the violating runs
+      {"/violations/0/time_ms", -3, "time_ms"},
+      {"/violations/0/decisions", -1, "decisions"},
+      {"/violations/0/shrunk_decisions", -1, "shrunk_decisions"},
+      {"/violations/0/shrink_runs", -1, "shrink_runs"},
+      {"/violations/0/clients", json::array({-1}), "clients"},
+      {"/campaign/clients", -5, "clients"},
+      {"/campaign/rounds", -1, "rounds"},
+      {"/campaign/seed", -1, "seed"},
+      {"/campaign/runs_limit", -40, "runs_limit"},
+      {"/campaign/hold_ms", 1.5, "hold_ms"},
+      {"/campaign/nemesis_per_mille/drop-after-apply", 5000, "drop-after-apply"},
+      // A finding's run must be one of the campaign's, and its seed that run's.
+      {"/violations/0/first_run", 40, "not a run of this report"},
+      {"/violations/0/seed", 12345, "not the seed of run"},
+  };
+  for (const auto& [pointer, value, field] : cases) {
+    json bad = good;
+    bad[json::json_pointer(pointer)] = value;
+    Ran m = zksim({"merge", d.write("bad.json", bad.dump())});
+    EXPECT_EQ(m.status, 2) << pointer << " = " << value.dump() << ": " << m.out;
+    EXPECT_EQ(lines(m.err), 1) << pointer << ": " << m.err;
+    const std::string named = field.find(' ') == std::string::npos ? "'" + field + "'" : field;
+    EXPECT_NE(m.err.find(named), std::string::npos) << pointer << ": " << m.err;
+  }
 }
 
 TEST(CliMerge, BadReportsExit2WithOneLine) {

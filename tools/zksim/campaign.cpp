@@ -95,16 +95,18 @@ void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int 
   scenarios::Scenario found = scenario_of(c, f.seed, f.property);
   scenarios::Shrunk shrunk = scenarios::shrink_scenario(found, f.property, max_runs);
   f.shrink_runs = shrunk.runs;
-  if (!shrunk.reproduced) {
+  if (max_runs > 0 && !shrunk.reproduced) {
     // A recorded run that does not replay is a determinism bug: stop there.
     throw UsageError(fmt::format("zksim: the run with seed {} did not replay from its recorded decisions (determinism bug)", f.seed));
   }
+  // With no run to spare the recorded run is written as it is, with the
+  // violation its seeded run showed.
+  if (shrunk.reproduced) f.violation = shrunk.violation;
   scenarios::Scenario& s = shrunk.scenario;
   s.comments = {
-      fmt::format("{} violates {} ({}).", c.workload.recipe, f.property, shrunk.violation.message),
+      fmt::format("{} violates {} ({}).", c.workload.recipe, f.property, f.violation.message),
       fmt::format("Found by seeded exploration (faults: {}) with seed {}; {} decisions shrunk to {}.", c.faults,
                   f.seed, found.decisions.size(), s.decisions.size())};
-  f.violation = shrunk.violation;
   f.shrunk_decisions = static_cast<std::int64_t>(s.decisions.size());
   std::error_code ec;
   const std::filesystem::path p(path);

@@ -67,8 +67,9 @@ void merge_into(CampaignResult& a, const CampaignResult& b);
 scenarios::Scenario scenario_of(const Campaign& c, std::uint64_t seed, const std::string& property);
 
 // Shrinks one finding: replays its seed recording the decisions, shrinks
-// the list keeping the property (at most `max_runs` runs), and writes the
-// scenario to `path`. Throws UsageError if the file cannot be written.
+// the list keeping the property (at most `max_runs` runs; with 0 the
+// recorded list is written as it is), and writes the scenario to `path`.
+// Throws UsageError if the file cannot be written.
 void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int max_runs);
 
 // The flawed_recipes() entry of `recipe`, or nullptr.

@@ -1,8 +1,12 @@
 #include "campaign_json.h"
 
+#include "common.h"
 #include "zksim/trace.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
 
 namespace zksim::cli {
 
@@ -64,36 +68,101 @@ T field(const json& j, const char* name, const std::string& where) {
   }
 }
 
+// `v` as a whole number in [lo, hi]; `what` names it in the error ("field
+// 'runs'"). JSON fractions, and numbers past the bounds, are refused rather
+// than rounded or wrapped.
+std::int64_t whole_value(const json& v, const std::string& what, std::int64_t lo, std::int64_t hi,
+                         const std::string& where) {
+  std::optional<std::int64_t> x;
+  if (v.is_number_unsigned()) {
+    if (v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX)) x = static_cast<std::int64_t>(v.get<std::uint64_t>());
+  } else if (v.is_number_integer()) {
+    x = v.get<std::int64_t>();
+  }
+  if (!x || *x < lo || *x > hi) {
+    const std::string range = hi == INT64_MAX ? fmt::format("of at least {}", lo) : fmt::format("from {} to {}", lo, hi);
+    throw UsageError(fmt::format("{}: {} is {}, not a whole number {}", where, what, v.dump(), range));
+  }
+  return *x;
+}
+
+std::int64_t whole(const json& j, const char* name, std::int64_t lo, std::int64_t hi, const std::string& where) {
+  return whole_value(field<json>(j, name, where), fmt::format("field '{}'", name), lo, hi, where);
+}
+
+std::uint64_t seed_field(const json& j, const char* name, const std::string& where) {
+  const json v = field<json>(j, name, where);
+  if (!v.is_number_unsigned()) {
+    throw UsageError(fmt::format("{}: field '{}' is {}, not a seed (a whole number from 0 to {})", where, name, v.dump(), UINT64_MAX));
+  }
+  return v.get<std::uint64_t>();
+}
+
 }  // namespace
 
 CampaignResult result_from_json(const json& j, const std::string& where) {
   CampaignResult r;
-  r.runs = field<std::int64_t>(j, "runs", where);
-  r.violating_runs = field<std::int64_t>(j, "violating_runs", where);
-  r.probes = field<std::map<std::string, std::int64_t>>(j, "probes", where);
+  r.runs = whole(j, "runs", 0, INT64_MAX, where);
+  r.violating_runs = whole(j, "violating_runs", 0, r.runs, where);
+  const json probes = field<json>(j, "probes", where);
+  if (!probes.is_object()) throw UsageError(fmt::format("{}: 'probes' is not an object", where));
+  for (const auto& [name, count] : probes.items()) {
+    r.probes[name] = whole_value(count, fmt::format("probe '{}'", name), 0, INT64_MAX, where);
+  }
   const json violations = field<json>(j, "violations", where);
   if (!violations.is_array()) throw UsageError(fmt::format("{}: 'violations' is not a list", where));
   for (const json& v : violations) {
     Finding f;
     f.property = field<std::string>(v, "property", where);
-    f.run = field<std::int64_t>(v, "first_run", where);
-    f.seed = field<std::uint64_t>(v, "seed", where);
-    f.runs = field<std::int64_t>(v, "runs", where);
+    f.run = whole(v, "first_run", 0, INT64_MAX, where);
+    f.seed = seed_field(v, "seed", where);
+    f.runs = whole(v, "runs", 1, r.violating_runs, where);
     f.violation.property = f.property;
     f.violation.message = field<std::string>(v, "message", where);
-    f.violation.clients = field<std::vector<int>>(v, "clients", where);
-    f.violation.time = field<std::int64_t>(v, "time_ms", where);
-    f.decisions = field<std::int64_t>(v, "decisions", where);
+    const json clients = field<json>(v, "clients", where);
+    if (!clients.is_array()) throw UsageError(fmt::format("{}: 'clients' is not a list", where));
+    for (const json& c : clients) {
+      f.violation.clients.push_back(static_cast<int>(whole_value(c, "a client in 'clients'", 0, INT32_MAX, where)));
+    }
+    f.violation.time = whole(v, "time_ms", 0, INT64_MAX, where);
+    f.decisions = whole(v, "decisions", 0, INT64_MAX, where);
     if (v.contains("scenario")) {
       f.scenario_file = field<std::string>(v, "scenario", where);
-      f.shrunk_decisions = field<std::int64_t>(v, "shrunk_decisions", where);
-      f.shrink_runs = field<int>(v, "shrink_runs", where);
+      f.shrunk_decisions = whole(v, "shrunk_decisions", 0, f.decisions, where);
+      f.shrink_runs = static_cast<int>(whole(v, "shrink_runs", 0, INT32_MAX, where));
     }
     if (!r.findings.emplace(f.property, f).second) {
       throw UsageError(fmt::format("{}: property '{}' listed twice", where, f.property));
     }
   }
   return r;
+}
+
+void check_campaign_json(const json& c, const std::string& where) {
+  const std::string recipe = field<std::string>(c, "recipe", where);
+  const auto& recipes = scenarios::recipe_names();
+  if (std::find(recipes.begin(), recipes.end(), recipe) == recipes.end()) {
+    throw UsageError(fmt::format("{}: field 'recipe' names no recipe ('{}')", where, recipe));
+  }
+  field<std::string>(c, "faults", where);
+  // The bounds of the scenario file format.
+  whole(c, "clients", 1, 10'000, where);
+  whole(c, "rounds", 0, 1'000'000, where);
+  whole(c, "hold_ms", 0, 86'400'000, where);
+  whole(c, "think_ms", 0, 86'400'000, where);
+  whole(c, "timeout_ms", -1, 86'400'000, where);
+  whole(c, "session_timeout_ms", 1, 86'400'000, where);
+  const json nemesis = field<json>(c, "nemesis_per_mille", where);
+  if (!nemesis.is_object()) throw UsageError(fmt::format("{}: 'nemesis_per_mille' is not an object", where));
+  const std::vector<std::string> kinds = fault_class_names();
+  for (const auto& [kind, rate] : nemesis.items()) {
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+      throw UsageError(fmt::format("{}: 'nemesis_per_mille' names no fault class ('{}')", where, kind));
+    }
+    whole_value(rate, fmt::format("the rate of '{}'", kind), 0, 1000, where);
+  }
+  seed_field(c, "seed", where);
+  whole(c, "runs_limit", 0, INT64_MAX, where);
 }
 
 json progress_json(const CampaignResult& r) {

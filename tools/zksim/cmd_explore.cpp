@@ -31,7 +31,7 @@ CommandSpec explore_spec() {
            {"--jobs", "N", "worker processes running seeds in parallel (default 1); same results for any N"},
            {"--shard", "I/N", "only the runs i with i mod N = I, to fan a campaign out; see 'zksim merge'"},
            {"--out", "DIR", "where scenario files go (default: failures)"},
-           {"--shrink-runs", "N", "most runs spent shrinking each violation (default 2000)"},
+           {"--shrink-runs", "N", "most runs spent shrinking each violation (default 2000; 0: written as found)"},
            {"--json", "", "print the report as JSON"},
            {"--worker", "", "", true}},
       .details =
@@ -94,6 +94,7 @@ int explore_main(const Args& args) {
     return 0;
   }
 
+  check_output_dir("zksim explore --out", out_dir);
   ProgressLine line(stderr_is_terminal());
   const std::string what = fmt::format("explore {}", c.workload.recipe);
   CampaignResult r;

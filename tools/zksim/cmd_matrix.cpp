@@ -27,7 +27,7 @@ CommandSpec matrix_spec() {
            {"--rounds", "N", "rounds per client (default 4)"},
            {"--jobs", "N", "worker processes (default 1); the same matrix for any N"},
            {"--out", "DIR", "where the scenario files of violations go (default: failures)"},
-           {"--shrink-runs", "N", "most runs spent shrinking each violation (default 500)"},
+           {"--shrink-runs", "N", "most runs spent shrinking each violation (default 500; 0: written as found)"},
            {"--json", "", "print JSON: {recipes: [{name, flawed, breaks, ok, properties: {...}}], campaigns, ok}"},
            {"--shard", "I/N", "", true},
            {"--worker", "", "", true}},
@@ -110,6 +110,7 @@ int matrix_main(const Args& args) {
   const Shard shard = args.has("--shard") ? parse_shard("zksim matrix --shard", args.text("--shard", "")) : Shard{};
   const int jobs = static_cast<int>(args.integer("--jobs", 1, 1, 64));
   const int shrink_runs = static_cast<int>(args.integer("--shrink-runs", 500, 0, 1'000'000));
+  const std::string out_dir = args.text("--out", "failures");
   std::vector<MatrixCampaign> campaigns = matrix_campaigns(o);
 
   if (args.flag("--worker")) {
@@ -122,6 +123,7 @@ int matrix_main(const Args& args) {
     return 0;
   }
 
+  check_output_dir("zksim matrix --out", out_dir);
   ProgressLine line(stderr_is_terminal());
   if (jobs == 1) {
     explore_all(campaigns, shard, [&](const std::string& what, const CampaignResult& total) {
@@ -144,7 +146,7 @@ int matrix_main(const Args& args) {
   CampaignResult all;
   for (const MatrixCampaign& c : campaigns) merge_into(all, c.result);
   line.show("matrix: shrinking violations", all.runs, all.probes_reached(), all.violating_runs);
-  const Matrix m = verdicts(o, campaigns, args.text("--out", "failures"), shrink_runs);
+  const Matrix m = verdicts(o, campaigns, out_dir, shrink_runs);
   line.clear();
   if (args.flag("--json")) {
     print_json(matrix_json(m, campaigns));

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -45,17 +46,32 @@ int merge_main(const Args& args) {
     if (!doc.is_object() || !doc.contains("campaign") || !doc.contains("shards") || !doc["shards"].is_array()) {
       throw UsageError(fmt::format("{}: not an explore --json report", where));
     }
+    check_campaign_json(doc["campaign"], where);
     if (campaign.is_null()) {
       campaign = doc["campaign"];
     } else if (doc["campaign"] != campaign) {
       throw UsageError(fmt::format("{}: a different campaign than {} (recipe, workload, faults, seed or runs differ)",
                                    where, args.positional[0]));
     }
+    std::vector<Shard> own;
     for (const auto& s : doc["shards"]) {
       if (!s.is_string()) throw UsageError(fmt::format("{}: a shard is not a string", where));
-      shards.push_back(parse_shard(where, s.get<std::string>()));
+      own.push_back(parse_shard(where, s.get<std::string>()));
     }
-    merge_into(merged, result_from_json(doc, where));
+    const CampaignResult result = result_from_json(doc, where);
+    // A finding's run is one of the report's own, seeded as the campaign seeds it.
+    const std::int64_t limit = campaign["runs_limit"].get<std::int64_t>();
+    for (const auto& [property, f] : result.findings) {
+      const bool owned = std::any_of(own.begin(), own.end(), [&](const Shard& s) { return s.owns(f.run); });
+      if (!owned || (limit > 0 && f.run >= limit)) {
+        throw UsageError(fmt::format("{}: '{}' names run {}, not a run of this report", where, property, f.run));
+      }
+      if (f.seed != campaign["seed"].get<std::uint64_t>() + static_cast<std::uint64_t>(f.run)) {
+        throw UsageError(fmt::format("{}: '{}' names seed {}, not the seed of run {}", where, property, f.seed, f.run));
+      }
+    }
+    shards.insert(shards.end(), own.begin(), own.end());
+    merge_into(merged, result);
   }
   const Coverage cover = coverage(shards);
   if (cover.overlap) throw UsageError("zksim merge: the reports' shards overlap (a run would count twice)");

@@ -9,7 +9,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 
 namespace zksim::cli {
 
@@ -54,7 +58,10 @@ std::vector<int> parse_fault_classes(const std::string& what, const std::string&
   while (true) {
     std::size_t comma = list.find(',', start);
     std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    int kind = name == "none" ? kFaultKinds : -1;  // "none" in a list adds nothing
+    if (name == "none" && list != "none") {
+      throw UsageError(fmt::format("{}: 'none' stands alone, not in a list of fault classes ('{}')", what, list));
+    }
+    int kind = name == "none" ? kFaultKinds : -1;  // "none" adds nothing
     for (int k = 0; k < kFaultKinds; ++k) {
       if (fault_kind_name(k) == name) kind = k;
     }
@@ -83,6 +90,26 @@ std::string fault_label(const WorldConfig& config) {
     if (config.nemesis.per_mille[k]) out += fmt::format("{}{}", out.empty() ? "" : ",", fault_kind_name(k));
   }
   return out.empty() ? "none" : out;
+}
+
+void check_output_dir(const std::string& what, const std::string& dir) {
+  namespace fs = std::filesystem;
+  if (dir.empty()) throw UsageError(fmt::format("{}: empty path (give a directory)", what));
+  fs::path existing(dir);
+  std::error_code ec;
+  while (!fs::exists(existing, ec)) {
+    if (!existing.has_parent_path()) {
+      existing = ".";  // a relative path: made in the working directory
+      break;
+    }
+    existing = existing.parent_path();
+  }
+  if (!fs::is_directory(existing, ec)) throw UsageError(fmt::format("{}: not a directory: {}", what, existing.string()));
+  std::string probe = (existing / ".zksim-write-check-XXXXXX").string();
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) throw UsageError(fmt::format("{}: cannot write in {}: {}", what, existing.string(), std::strerror(errno)));
+  close(fd);
+  unlink(probe.c_str());
 }
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }

@@ -24,8 +24,9 @@ void print_json(const nlohmann::json& j);
 
 // The fault classes, in FaultKind order ("drop-before-apply", ...).
 std::vector<std::string> fault_class_names();
-// "pause,crash" -> their FaultKind values; "none" adds nothing. Throws
-// UsageError naming `what` on an unknown class.
+// "pause,crash" -> their FaultKind values; "none" -> none. Throws
+// UsageError naming `what` on an unknown class, or on "none" in a list
+// ("none,pause" would otherwise silently mean "pause").
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list);
 
 // A world whose nemesis strikes with each of `kinds` at `per_mille`
@@ -33,6 +34,14 @@ std::vector<int> parse_fault_classes(const std::string& what, const std::string&
 WorldConfig nemesis_config(const std::vector<int>& kinds, std::uint32_t per_mille);
 // "pause,crash", or "none".
 std::string fault_label(const WorldConfig& config);
+
+// Checks, before a campaign runs, that `dir` can take the scenario files it
+// may write: not empty, and either a directory or a path whose nearest
+// existing part is a directory (the rest is made when a file is written),
+// that directory writable. Writable is tried (a file made and removed
+// there), since permission bits do not tell root the answer. Throws
+// UsageError "<what>: ...", e.g. "zksim explore --out: not a directory: X".
+void check_output_dir(const std::string& what, const std::string& dir);
 
 // The terminal progress line goes to stderr only when it is a terminal.
 bool stderr_is_terminal();

@@ -14,12 +14,14 @@
 //   fault expire-session client 1 at 1200
 //   fault drop-after-apply client 0 on create nth 3
 //   seed 42                         # or: decisions 0 0 3 1 ... (repeatable)
-//   expect pass                     # or: expect violation mutual-exclusion
+//   expect pass                     # or: expect violation mutual-exclusion (see property_names())
 //
 // A seed alone runs seeded; otherwise the decision list replays (past its
 // end, and if empty, every decision is 0: nothing more goes wrong; a seed
-// next to a list only says where the list came from). Errors are
-// "file:line:col: message".
+// next to a list only says where the list came from). Each directive is
+// given at most once, but for fault and decisions lines (they add up) and
+// nemesis (once per fault class). Errors are "file:line:col: message", with
+// control bytes of the file shown as \xNN.
 #pragma once
 
 #include "zksim/result.h"

@@ -28,9 +28,10 @@ struct ShrunkList {
 // `max_runs` predicate calls were made: the shortest failing prefix (by
 // bisection); chunk removal (halves, quarters, ... single decisions);
 // chunks set to 0; then each value lowered toward 0 (to 0, to half, to one
-// less). Every list kept made `fails` true. Trailing zeros are dropped
-// without a call, since a replay reads 0 past the end of a list. Returns
-// the last list kept (`start` trimmed, if nothing smaller failed).
+// less). Every list kept made `fails` true, and every call that returned
+// true kept its list. Trailing zeros are dropped without a call, since a
+// replay reads 0 past the end of a list. Returns the last list kept: the
+// last one `fails` returned true for (`start` trimmed, if none did).
 // REQUIRES: fails(start), for the result to mean anything.
 ShrunkList shrink_list(DecisionList start, const std::function<bool(const DecisionList&)>& fails,
                        int max_runs);
@@ -38,13 +39,15 @@ ShrunkList shrink_list(DecisionList start, const std::function<bool(const Decisi
 struct Shrunk {
   Scenario scenario;    // `s` replaying from the shrunk list (no seed), expecting the violation
   Violation violation;  // the first violation of the property in the shrunk run
-  int runs = 0;         // scenario runs spent, the first replay included
-  bool reproduced = false;  // false: `s` did not violate `property` at all
+  int runs = 0;         // scenario runs spent, the first replay included: at most max_runs
+  // false: `s` did not violate `property` at all, or max_runs was 0 (nothing ran).
+  bool reproduced = false;
 };
 
 // Shrinks the decision list of `s`, which replays from its list (a seed in
 // `s` is dropped: an empty list must not fall back to seeded choices),
-// keeping a violation of `property`. Everything else stays, but for the
+// keeping a violation of `property`, in at most `max_runs` scenario runs
+// (the first replays `s` as it is). Everything else stays, but for the
 // expectation, which becomes "violation <property>" when it reproduced.
 Shrunk shrink_scenario(Scenario s, const std::string& property, int max_runs = 2000);
 
