@@ -286,7 +286,7 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
     c.server_open = false;
     return;
   }
-  const std::optional<Strike> strike = fault_for(msg.view, msg);
+  const std::optional<Strike> strike = fault_for(h, msg);
   auto is = [&](FaultKind k) { return strike && strike->kind == k; };
   if (is(FaultKind::DropBeforeApply)) {
     record(TraceKind::Fault, msg.view, session, server.last_zxid().value,
@@ -422,9 +422,9 @@ void World::Impl::reap() {
 
 // --- faults ---
 
-std::optional<World::Impl::Strike> World::Impl::fault_for(int client, const UpMsg& msg) {
+std::optional<World::Impl::Strike> World::Impl::fault_for(const Handle& h, const UpMsg& msg) {
   for (Armed& a : armed) {
-    if (a.done || !a.fault.on || a.fault.client != client) continue;
+    if (a.done || !a.fault.on || a.fault.client != msg.view) continue;
     const RequestMatch& m = *a.fault.on;
     if (m.kind >= 0 && m.kind != static_cast<std::int32_t>(msg.request->index())) continue;
     if (!path_of(*msg.request).starts_with(m.path_prefix)) continue;
@@ -433,14 +433,23 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(int client, const UpMs
     return Strike{a.fault.kind};
   }
   if (!cfg.nemesis.any()) return std::nullopt;
+  Storm& storm = storms[static_cast<std::size_t>(h.index)];
+  if (storm.calm > 0) {
+    --storm.calm;
+    return std::nullopt;
+  }
   // One decision per request; 0 (and every low value) means no fault.
   std::uint32_t c = decisions.pick(1000);
   std::uint32_t top = 1000;
   for (int k = 0; k < kFaultKinds; ++k) {
     std::uint32_t r = cfg.nemesis.per_mille[k];
-    if (c < top && c + r >= top) return Strike{static_cast<FaultKind>(k), true};
+    if (c < top && c + r >= top) {
+      if (++storm.struck == kNemesisStorm) storm = Storm{.calm = kNemesisStorm};
+      return Strike{static_cast<FaultKind>(k), true};
+    }
     top = top > r ? top - r : 0;
   }
+  storm.struck = 0;
   return std::nullopt;
 }
 
@@ -522,6 +531,7 @@ Client& World::open(std::string name, int session_timeout_ms, int process) {
   m.clients.push_back(std::make_unique<SimClient>(m, *h, id, std::move(name)));
   Handle& ref = *h;
   m.handles.push_back(std::move(h));
+  m.storms.emplace_back();
   m.connect(ref);
   return *m.clients.back();
 }

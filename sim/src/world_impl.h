@@ -235,12 +235,18 @@ struct World::Impl {
     bool done = false;
   };
   std::vector<Armed> armed;
-  // The fault to apply to a request reaching the server, if any.
+  // The fault to apply to a request of `h` reaching the server, if any.
   struct Strike {
     FaultKind kind;
     bool random = false;  // from the nemesis, not a scripted fault
   };
-  std::optional<Strike> fault_for(int client, const UpMsg& msg);
+  std::optional<Strike> fault_for(const Handle& h, const UpMsg& msg);
+  // The nemesis's storm against each client, by handle index (see kNemesisStorm).
+  struct Storm {
+    int struck = 0;  // requests struck in a row
+    int calm = 0;    // requests still to let through untouched
+  };
+  std::vector<Storm> storms;
   void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms);
 
   // --- client library (sim_client.cpp) ---
