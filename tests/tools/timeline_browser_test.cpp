@@ -6,6 +6,7 @@
 // a skip (scripts/install-deps.sh installs it).
 #include "zksim/timeline/timeline.h"
 
+#include "model.h"
 #include "timeline_testing.h"
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace zksim::timeline {
@@ -38,7 +40,8 @@ std::string slurp(const std::filesystem::path& p) {
 bool have_chromium() { return std::system("command -v chromium >/dev/null 2>&1") == 0; }
 
 // Loads `page` from a file in a fresh temporary directory (its HOME and
-// profile too) with a 90 s limit. --no-sandbox: CI runs as root.
+// profile too) with a 90 s limit, in a 1400x900 window. --no-sandbox: CI
+// runs as root.
 Loaded load(const std::string& page) {
   std::string dir_template = (std::filesystem::temp_directory_path() / "zksim-timeline-XXXXXX").string();
   if (!mkdtemp(dir_template.data())) {
@@ -49,8 +52,8 @@ Loaded load(const std::string& page) {
   std::ofstream(dir / "page.html", std::ios::binary) << page;
   const std::string command = fmt::format(
       "cd '{0}' && HOME='{0}' timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage "
-      "--no-first-run --user-data-dir='{0}/profile' --enable-logging=stderr --v=0 --dump-dom 'file://{0}/page.html' "
-      ">dom.html 2>log.txt",
+      "--no-first-run --window-size=1400,900 --user-data-dir='{0}/profile' --enable-logging=stderr --v=0 "
+      "--dump-dom 'file://{0}/page.html' >dom.html 2>log.txt",
       dir.string());
   Loaded out;
   const int status = std::system(command.c_str());
@@ -123,6 +126,86 @@ TEST(TimelineBrowser, HostileTraceStringsStayText) {
   EXPECT_EQ(got.dom.find("<img"), std::string::npos);
   EXPECT_EQ(count(got.dom, "class=\"lane client"), 3);
   EXPECT_EQ(count(got.dom, "class=\"band\"") - count(page, "class=\"band\""), 1);
+}
+
+// Measuring the drawn page: `script` runs after the page's own script and
+// leaves "key=value;..." in <body data-measured>; the figures come back as
+// a map (a missing key reads as -1).
+std::map<std::string, double> measure(const std::string& page, const std::string& script) {
+  const std::size_t body = page.rfind("</body>");
+  EXPECT_NE(body, std::string::npos);
+  const Loaded got = load(fmt::format("{}<script>{}</script>\n{}", page.substr(0, body), script, page.substr(body)));
+  EXPECT_EQ(got.exit_code, 0) << got.console;
+  EXPECT_EQ(got.console, "") << "the page (or the measuring script) wrote to the console";
+  std::map<std::string, double> out;
+  const std::string key = "data-measured=\"";
+  const std::size_t at = got.dom.find(key);
+  if (at == std::string::npos) return out;
+  std::istringstream fields(got.dom.substr(at + key.size(), got.dom.find('"', at + key.size()) - at - key.size()));
+  for (std::string field; std::getline(fields, field, ';');) {
+    const std::size_t eq = field.find('=');
+    if (eq != std::string::npos) out[field.substr(0, eq)] = std::atof(field.c_str() + eq + 1);
+  }
+  return out;
+}
+
+double get(const std::map<std::string, double>& m, const std::string& key) {
+  auto it = m.find(key);
+  return it == m.end() ? -1 : it->second;
+}
+
+// Shared by the measuring scripts.
+constexpr const char* kMeasureJs = R"js(
+function box(e) { return e.getBoundingClientRect(); }
+function overlap(a, b) { return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }
+function report(figures) {
+  document.body.setAttribute('data-measured',
+      Object.keys(figures).map(function (k) { return k + '=' + figures[k]; }).join(';'));
+}
+)js";
+
+TEST(TimelineBrowser, ViolationLabelDoesNotOverlapAxisLabel) {
+  REQUIRE_CHROMIUM();
+  for (const char* name : {"flawed-forgetful-lock", "flawed-herd-lock", "flawed-prefix-write-lock"}) {
+    auto r = library_run(name);
+    const auto m = measure(html(r.scenario, r.run), std::string(kMeasureJs) + R"js(
+      var f = { labels: 0, empty: 0, overlaps: 0, apart: 0, ticks: 0 };
+      var bands = document.querySelectorAll('#chart .band');
+      var ticks = document.querySelectorAll('#chart .tick');
+      f.ticks = ticks.length;
+      document.querySelectorAll('#chart .label').forEach(function (label, i) {
+        var b = box(label);
+        f.labels++;
+        if (b.width < 10 || b.height < 8) f.empty++;
+        // Beside its own band, not somewhere else.
+        if (!bands[i] || Math.abs(b.left - box(bands[i]).left) > 6) f.apart++;
+        ticks.forEach(function (t) { if (overlap(b, box(t))) f.overlaps++; });
+      });
+      report(f);
+    )js");
+    int placed = 0;
+    for (const auto& v : r.run.result.violations) placed += !detail::about_whole_run(v);
+    ASSERT_GE(placed, 1) << name;
+    EXPECT_EQ(get(m, "labels"), placed) << name;
+    EXPECT_GE(get(m, "ticks"), 3) << name;
+    EXPECT_EQ(get(m, "empty"), 0) << name;
+    EXPECT_EQ(get(m, "apart"), 0) << name;
+    EXPECT_EQ(get(m, "overlaps"), 0) << name;
+  }
+}
+
+TEST(TimelineBrowser, ViolationLabelsDoNotOverlapEachOther) {
+  REQUIRE_CHROMIUM();
+  auto r = library_run("flawed-prefix-write-lock");  // ten violations in 100 ms
+  const auto m = measure(html(r.scenario, r.run), std::string(kMeasureJs) + R"js(
+    var labels = Array.prototype.slice.call(document.querySelectorAll('#chart .label')), overlaps = 0;
+    labels.forEach(function (a, i) {
+      labels.slice(i + 1).forEach(function (b) { if (overlap(box(a), box(b))) overlaps++; });
+    });
+    report({ labels: labels.length, overlaps: overlaps });
+  )js");
+  EXPECT_GE(get(m, "labels"), 8);
+  EXPECT_EQ(get(m, "overlaps"), 0);
 }
 
 // The checks above can fail: a page whose script throws is caught both by

@@ -1,7 +1,8 @@
 // Draws the timeline from the JSON in #data: a lane per client, the server
-// and each znode over simulated time, violation bands, a time axis; the
-// zoom slider re-lays everything out. Every string goes in as textContent
-// or a title (never as markup).
+// and each znode over simulated time, violation bands with their labels in
+// a row of their own above the time axis; the zoom slider re-lays
+// everything out. Every string goes in as textContent or a title (never as
+// markup).
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('data').textContent);
@@ -9,11 +10,13 @@
   var zoom = document.getElementById('zoom');
   var zoomLabel = document.getElementById('zoom-label');
   var NAME_WIDTH = 230, MARGIN_MS = Math.max(10, Math.round(data.last * 0.02));
+  var LABEL_ROW = 15;  // pixels per row of violation labels
   var GLYPHS = { invoke: '\u25B8', ok: '\u2713', fail: '\u2717', info: '?', note: '\u2691', request: '\u2502',
     response: '\u00B7', error: '\u00D7', watch: '\u25C6', state: '\u25CF', fault: '\u25B2', server: '\u25A0',
     annotation: '\u270E' };
-  var placed = [];  // [element, from, to or null]: what a zoom moves
+  var placed = [];  // [element, from, to or null, true if in the chart (not a track)]: what a zoom moves
   var tracks = [];
+  var labels = [];  // the violation labels, in the order of their bands
   var scale = 1;    // pixels per simulated millisecond
 
   function el(tag, cls, parent) {
@@ -57,20 +60,23 @@
 
   function section(text) { el('div', 'section', chart).textContent = text; }
 
+  var inTime = data.violations.filter(function (v) { return v.placed; });
+  var strip = inTime.length ? lane('violations', 'violations', 'where each violation happened') : null;
   var axis = lane('axis', 'simulated time (ms)', 'simulated time in milliseconds');
   data.lanes.forEach(function (l, i) {
     if (l.kind === 'client' && (i === 0 || data.lanes[i - 1].kind !== 'client')) section('clients');
     if (l.kind === 'znode' && data.lanes[i - 1].kind !== 'znode') section('znodes (colour: the client that created it)');
     drawLane(l);
   });
-  data.violations.forEach(function (v, i) {
-    if (!v.placed) return;
+  inTime.forEach(function (v) {
     var band = el('div', 'band', chart);
     band.title = 'violation of ' + v.property + ' at t=' + v.t + ': ' + v.message;
-    var label = el('span', 'label', band);
-    label.textContent = v.property + ' t=' + v.t;
-    label.style.top = (i % 3) * 15 + 'px';
     placed.push([band, v.t, null, true]);
+    var label = el('span', 'label', strip.track);
+    label.textContent = v.property + ' t=' + v.t;
+    label.title = band.title;
+    placed.push([label, v.t, null]);
+    labels.push(label);
   });
 
   function niceStep() {
@@ -81,6 +87,22 @@
       step *= 10;
     }
     return step;
+  }
+
+  // Each label in the first row where it clears the labels before it (by
+  // time); the row of labels grows to fit them, so none covers the axis.
+  function stackLabels() {
+    if (!strip) return;
+    var order = labels.map(function (label, i) { return i; });
+    order.sort(function (a, b) { return inTime[a].t - inTime[b].t || a - b; });
+    var rowEnds = [];
+    order.forEach(function (i) {
+      var left = labels[i].offsetLeft, row = 0;
+      while (row < rowEnds.length && rowEnds[row] > left) row++;
+      rowEnds[row] = left + labels[i].offsetWidth + 4;
+      labels[i].style.top = row * LABEL_ROW + 'px';
+    });
+    strip.track.style.height = rowEnds.length * LABEL_ROW + 'px';
   }
 
   function layout() {
@@ -98,6 +120,7 @@
       tick.style.left = t * scale + 'px';
       tick.textContent = String(t);
     }
+    stackLabels();
     zoomLabel.textContent = (scale >= 1 ? scale.toFixed(0) + ' px/ms' : (1 / scale).toFixed(0) + ' ms/px');
   }
 
