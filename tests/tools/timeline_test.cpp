@@ -7,10 +7,15 @@
 #include "model.h"
 #include "timeline_testing.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 
 namespace zksim::timeline {
 namespace {
@@ -361,6 +366,89 @@ TEST(TimelineHtml, EmptyRunStillMakesAPage) {
   EXPECT_NE(page.find("\"lanes\":["), std::string::npos);
   EXPECT_NE(page.find("</html>"), std::string::npos);
   EXPECT_FALSE(text(scenarios::Scenario{}, scenarios::ScenarioRun{}).empty());
+}
+
+// The pictures of every library scenario (and of one 20-client run), pinned
+// by their length and FNV-1a hash in timeline_golden.txt: a faster way of
+// drawing must draw the same bytes. For the page, what is pinned is its
+// data (the JSON the script draws), not the script or the style. A change
+// to the simulator or the recipes that changes these runs changes the
+// pictures too: then check the new pictures and rewrite the file with
+// ZKSIM_UPDATE_GOLDEN=1.
+struct Pinned {
+  std::string name;  // a library scenario, or "lock-20-clients"
+  std::string what;  // "text" or "html-data"
+  std::size_t bytes = 0;
+  std::uint64_t hash = 0;
+};
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
+}
+
+// The page's data: the text of <script id="data">.
+std::string page_data(const std::string& page) {
+  const std::string open = "<script id=\"data\" type=\"application/json\">\n";
+  const std::size_t from = page.find(open);
+  if (from == std::string::npos) return {};
+  const std::size_t to = page.find("</script>", from);
+  return page.substr(from + open.size(), to - from - open.size());
+}
+
+std::vector<Pinned> pictures() {
+  std::vector<std::pair<std::string, testing::Loaded>> runs;
+  std::vector<std::string> names;
+  for (const auto& f : std::filesystem::directory_iterator(ZKSIM_LIBRARY_DIR)) {
+    if (f.path().extension() == ".scn") names.push_back(f.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  for (const std::string& n : names) runs.emplace_back(n, library_run(n));
+  scenarios::ParseError e;
+  const auto many = scenarios::parse_scenario(
+      "zksim-scenario 1\nrecipe lock\nclients 20\nrounds 20\nseed 1\nexpect pass\n", "lock-20-clients", &e);
+  runs.emplace_back("lock-20-clients", testing::Loaded{*many, scenarios::run_scenario(*many)});
+  std::vector<Pinned> out;
+  for (const auto& [name, r] : runs) {
+    const std::string t = text(r.scenario, r.run), d = page_data(html(r.scenario, r.run));
+    out.push_back({name, "text", t.size(), fnv1a(t)});
+    out.push_back({name, "html-data", d.size(), fnv1a(d)});
+  }
+  return out;
+}
+
+TEST(TimelineGolden, PicturesOfTheLibraryScenariosAreUnchanged) {
+  const std::string golden = std::string(ZKSIM_LIBRARY_DIR) + "/../../tests/tools/timeline_golden.txt";
+  const std::vector<Pinned> now = pictures();
+  ASSERT_GE(now.size(), 100u);
+  if (std::getenv("ZKSIM_UPDATE_GOLDEN")) {
+    std::ofstream out(golden);
+    out << "# name, picture, bytes, FNV-1a 64 (tests/tools/timeline_test.cpp, TimelineGolden)\n";
+    for (const Pinned& p : now) out << fmt::format("{} {} {} {:016x}\n", p.name, p.what, p.bytes, p.hash);
+    GTEST_SKIP() << "rewrote " << golden;
+  }
+  std::ifstream in(golden);
+  ASSERT_TRUE(in) << "missing " << golden;
+  std::map<std::pair<std::string, std::string>, std::pair<std::size_t, std::string>> pinned;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("#")) continue;
+    std::istringstream fields(line);
+    std::string name, what, hash;
+    std::size_t bytes = 0;
+    fields >> name >> what >> bytes >> hash;
+    pinned[{name, what}] = {bytes, hash};
+  }
+  EXPECT_EQ(pinned.size(), now.size());
+  for (const Pinned& p : now) {
+    auto it = pinned.find({p.name, p.what});
+    if (it == pinned.end()) {
+      ADD_FAILURE() << p.name << " " << p.what << " is not pinned (ZKSIM_UPDATE_GOLDEN=1 adds it)";
+      continue;
+    }
+    EXPECT_EQ(it->second.first, p.bytes) << p.name << " " << p.what;
+    EXPECT_EQ(it->second.second, fmt::format("{:016x}", p.hash)) << p.name << " " << p.what;
+  }
 }
 
 }  // namespace

@@ -36,29 +36,31 @@ std::string data_json(const Model& m) {
                          kind == "client" && culprits.count(client) ? "true" : "false",
                          fmt::join(spans, ","), fmt::join(marks, ","));
   };
-  for (int c = -1; c < m.clients; ++c) {
-    const int lane_id = c < 0 ? detail::kServerLane : c;
-    std::vector<std::string> spans, marks;
-    for (const detail::Span& s : m.spans) {
-      if (s.lane == lane_id) spans.push_back(span_json(s.from, s.to, detail::span_kind_name(s.kind), s.label, s.detail));
-    }
-    for (const detail::Mark& k : m.marks) {
-      if (k.lane != lane_id) continue;
-      marks.push_back(fmt::format("[{},{},{},{}]", k.t, json_string(detail::mark_kind_name(k.kind)),
-                                  json_string(k.detail), k.alert ? 1 : 0));
-    }
-    if (c >= 0) lane("client", detail::lane_name(c), c, detail::lane_name(c), spans, marks);
-    // The server's lane goes after the clients'.
-    if (c == m.clients - 1) {
-      std::vector<std::string> server_marks;
-      for (const detail::Mark& k : m.marks) {
-        if (k.lane != detail::kServerLane) continue;
-        server_marks.push_back(fmt::format("[{},{},{},0]", k.t, json_string(detail::mark_kind_name(k.kind)),
-                                           json_string(k.detail)));
-      }
-      lane("server", "server", -1, "server", {}, server_marks);
+  // Each client's spans and marks, and the server's marks, in one pass
+  // each (index m.clients is the server's lane).
+  const std::size_t server = static_cast<std::size_t>(m.clients);
+  std::vector<std::vector<std::string>> spans(server + 1), marks(server + 1);
+  for (const detail::Span& s : m.spans) {
+    if (s.lane >= 0 && s.lane < m.clients) {
+      spans[static_cast<std::size_t>(s.lane)].push_back(
+          span_json(s.from, s.to, detail::span_kind_name(s.kind), s.label, s.detail));
     }
   }
+  for (const detail::Mark& k : m.marks) {
+    if (k.lane == detail::kServerLane) {
+      marks[server].push_back(fmt::format("[{},{},{},0]", k.t, json_string(detail::mark_kind_name(k.kind)),
+                                          json_string(k.detail)));
+    } else if (k.lane >= 0 && k.lane < m.clients) {
+      marks[static_cast<std::size_t>(k.lane)].push_back(fmt::format(
+          "[{},{},{},{}]", k.t, json_string(detail::mark_kind_name(k.kind)), json_string(k.detail), k.alert ? 1 : 0));
+    }
+  }
+  for (int c = 0; c < m.clients; ++c) {
+    const auto i = static_cast<std::size_t>(c);
+    lane("client", detail::lane_name(c), c, detail::lane_name(c), spans[i], marks[i]);
+  }
+  // The server's lane goes after the clients'.
+  lane("server", "server", -1, "server", {}, marks[server]);
   // A lane per znode path, its lifetimes as spans, in order of first creation.
   std::vector<std::string> order;
   std::map<std::string, std::vector<const detail::Znode*>> by_path;
@@ -144,9 +146,11 @@ std::string html(const scenarios::Scenario& s, const scenarios::ScenarioRun& run
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
       "script-src 'unsafe-inline'\">\n"
       "<title>{}</title>\n<style>\n{}</style>\n</head>\n<body>\n<header>\n<h1>{}</h1>\n{}</header>\n"
-      "<div id=\"controls\">zoom <input id=\"zoom\" type=\"range\" min=\"-8\" max=\"5\" step=\"0.25\" value=\"0\"> "
-      "<span id=\"zoom-label\"></span> <button id=\"fit\" type=\"button\">fit</button> "
-      "(hover over anything for details)</div>\n{}"
+      "<div id=\"controls\">zoom <input id=\"zoom\" type=\"range\" min=\"-14\" max=\"5\" step=\"0.25\" value=\"0\"> "
+      "<span id=\"zoom-label\"></span> <button id=\"show-all\" type=\"button\">show all</button> "
+      "<button id=\"to-violation\" type=\"button\" hidden>zoom to the violation</button> "
+      "<label><input id=\"fold\" type=\"checkbox\"> fold lanes with nothing in view</label> "
+      "<span id=\"fold-count\"></span> (hover over anything for details)</div>\n{}"
       "<div id=\"scroller\"><div id=\"chart\"></div></div>\n"
       "<noscript>The lanes are drawn by the page's script; enable JavaScript to see them.</noscript>\n"
       "<script id=\"data\" type=\"application/json\">\n{}\n</script>\n<script>\n{}</script>\n</body>\n</html>\n",

@@ -50,6 +50,7 @@ enum class SpanKind : std::uint8_t {
   Crashed,       // the client's process is gone
   Watch,         // a watch set (inferred) until it fired
 };
+inline constexpr std::size_t kSpanKinds = static_cast<std::size_t>(SpanKind::Watch) + 1;
 const char* span_kind_name(SpanKind k);
 
 struct Span {

@@ -1,19 +1,34 @@
 // Draws the timeline from the JSON in #data: a lane per client, the server
-// and each znode over simulated time, violation bands, a time axis; the
-// zoom slider re-lays everything out. Every string goes in as textContent
-// or a title (never as markup).
+// and each znode over simulated time, violation bands with their labels in
+// a row of their own above the time axis; the zoom slider re-lays
+// everything out. A large run (many lanes) opens zoomed on its earliest
+// violation (without one: on its start, zoomed so that marks stand apart),
+// with the lanes that show nothing in view folded to a line; "show all"
+// shows the whole run and every lane. Every string goes in as
+// textContent or a title (never as markup).
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('data').textContent);
   var chart = document.getElementById('chart');
+  var scroller = document.getElementById('scroller');
   var zoom = document.getElementById('zoom');
   var zoomLabel = document.getElementById('zoom-label');
+  var foldBox = document.getElementById('fold');
+  var foldCount = document.getElementById('fold-count');
+  var toViolation = document.getElementById('to-violation');
   var NAME_WIDTH = 230, MARGIN_MS = Math.max(10, Math.round(data.last * 0.02));
+  var LABEL_ROW = 15;  // pixels per row of violation labels
+  var MARK_PX = 10;    // a large run without a violation opens with about one mark per MARK_PX pixels
+  // Large: more lanes than a screen shows at once.
+  var clients = data.lanes.filter(function (l) { return l.kind === 'client'; }).length;
+  var LARGE = data.lanes.length > 40 || clients > 8;
   var GLYPHS = { invoke: '\u25B8', ok: '\u2713', fail: '\u2717', info: '?', note: '\u2691', request: '\u2502',
     response: '\u00B7', error: '\u00D7', watch: '\u25C6', state: '\u25CF', fault: '\u25B2', server: '\u25A0',
     annotation: '\u270E' };
-  var placed = [];  // [element, from, to or null]: what a zoom moves
+  var placed = [];  // [element, from, to or null, true if in the chart (not a track)]: what a zoom moves
   var tracks = [];
+  var drawn = [];   // per drawn lane: its row, whether it is a culprit's, and the times things happen on it, sorted
+  var labels = [];  // the violation labels, in the order of their bands
   var scale = 1;    // pixels per simulated millisecond
 
   function el(tag, cls, parent) {
@@ -38,6 +53,7 @@
   function drawLane(l) {
     var title = l.kind === 'znode' ? l.title : l.name;
     var ln = lane(l.kind, l.name, title);
+    var times = [];
     if (l.culprit) ln.label.className += ' culprit';
     if (l.kind === 'znode') ln.label.style.color = clientColor(l.client);
     l.spans.forEach(function (s) {
@@ -46,31 +62,39 @@
       if (s[2] === 'znode') span.style.background = clientColor(l.client);
       span.title = s[4];
       placed.push([span, s[0], s[1] < 0 ? end() : s[1]]);
+      times.push(s[0]);
+      if (s[1] >= 0) times.push(s[1]);
     });
     l.marks.forEach(function (m) {
       var mark = el('div', 'mark ' + m[1] + (m[3] ? ' alert' : ''), ln.track);
       mark.textContent = GLYPHS[m[1]] || '\u2022';
       mark.title = m[2];
       placed.push([mark, m[0], null]);
+      times.push(m[0]);
     });
+    times.sort(function (a, b) { return a - b; });
+    drawn.push({ row: ln.row, culprit: !!l.culprit, times: times });
   }
 
   function section(text) { el('div', 'section', chart).textContent = text; }
 
+  var inTime = data.violations.filter(function (v) { return v.placed; });
+  var strip = inTime.length ? lane('violations', 'violations', 'where each violation happened') : null;
   var axis = lane('axis', 'simulated time (ms)', 'simulated time in milliseconds');
   data.lanes.forEach(function (l, i) {
     if (l.kind === 'client' && (i === 0 || data.lanes[i - 1].kind !== 'client')) section('clients');
     if (l.kind === 'znode' && data.lanes[i - 1].kind !== 'znode') section('znodes (colour: the client that created it)');
     drawLane(l);
   });
-  data.violations.forEach(function (v, i) {
-    if (!v.placed) return;
+  inTime.forEach(function (v) {
     var band = el('div', 'band', chart);
     band.title = 'violation of ' + v.property + ' at t=' + v.t + ': ' + v.message;
-    var label = el('span', 'label', band);
-    label.textContent = v.property + ' t=' + v.t;
-    label.style.top = (i % 3) * 15 + 'px';
     placed.push([band, v.t, null, true]);
+    var label = el('span', 'label', strip.track);
+    label.textContent = v.property + ' t=' + v.t;
+    label.title = band.title;
+    placed.push([label, v.t, null]);
+    labels.push(label);
   });
 
   function niceStep() {
@@ -81,6 +105,60 @@
       step *= 10;
     }
     return step;
+  }
+
+  // Each label in the first row where it clears the labels before it (by
+  // time); the row of labels grows to fit them, so none covers the axis.
+  function stackLabels() {
+    if (!strip) return;
+    var order = labels.map(function (label, i) { return i; });
+    order.sort(function (a, b) { return inTime[a].t - inTime[b].t || a - b; });
+    var rowEnds = [];
+    order.forEach(function (i) {
+      var left = labels[i].offsetLeft, row = 0;
+      while (row < rowEnds.length && rowEnds[row] > left) row++;
+      rowEnds[row] = left + labels[i].offsetWidth + 4;
+      labels[i].style.top = row * LABEL_ROW + 'px';
+    });
+    strip.track.style.height = rowEnds.length * LABEL_ROW + 'px';
+  }
+
+  // The simulated times in view: from the left edge of the tracks (right
+  // of the lane names) to the right edge of the scroller.
+  function inView() {
+    var from = scroller.scrollLeft / scale;
+    return [from, from + Math.max(0, scroller.clientWidth - NAME_WIDTH) / scale];
+  }
+
+  // Whether something happens on a lane between `from` and `to`: a mark,
+  // or the start or end of a span.
+  function happens(times, from, to) {
+    var lo = 0, hi = times.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (times[mid] < from) lo = mid + 1; else hi = mid;
+    }
+    return lo < times.length && times[lo] <= to;
+  }
+
+  // With folding on, a lane that shows nothing in view (and is not a
+  // culprit's) is folded to a thin line that still shows its colours.
+  function fold() {
+    var view = inView(), folded = 0;
+    drawn.forEach(function (d) {
+      var thin = foldBox.checked && !d.culprit && !happens(d.times, view[0], view[1]);
+      if (thin) folded++;
+      if (d.row.classList.contains('folded') !== thin) d.row.classList.toggle('folded', thin);
+    });
+    foldCount.textContent = foldBox.checked ? folded + ' of ' + drawn.length + ' lanes folded' : '';
+  }
+
+  // Folding can add or remove the page's scroll bar, which changes the
+  // width in view: fold again once if it did.
+  function refold() {
+    var width = scroller.clientWidth;
+    fold();
+    if (scroller.clientWidth !== width) fold();
   }
 
   function layout() {
@@ -98,26 +176,93 @@
       tick.style.left = t * scale + 'px';
       tick.textContent = String(t);
     }
+    stackLabels();
     zoomLabel.textContent = (scale >= 1 ? scale.toFixed(0) + ' px/ms' : (1 / scale).toFixed(0) + ' ms/px');
   }
 
-  function fit() {
-    var room = Math.max(200, (window.innerWidth || 1000) - NAME_WIDTH - 60);
-    var v = Math.log(room / end()) / Math.LN2;
-    zoom.value = String(Math.max(Number(zoom.min), Math.min(Number(zoom.max), v)));
+  // The pixels a track shows at once.
+  function room() { return Math.max(200, (scroller.clientWidth || window.innerWidth || 1000) - NAME_WIDTH - 24); }
+
+  // Shows simulated times [from, to] across the width in view.
+  function show(from, to) {
+    scale = room() / Math.max(1, to - from);
+    zoom.value = String(Math.log(scale) / Math.LN2);
+    layout();
+    scroller.scrollLeft = from * scale;
+    refold();
+  }
+
+  // Around the earliest violation: the holding, pauses, expiries, crashes
+  // and reconnections of its clients that span its time (what led to it),
+  // with some room either side; at most a quarter of the run.
+  function violationWindow() {
+    var v = inTime.reduce(function (a, b) { return b.t < a.t ? b : a; });
+    var from = v.t, to = v.t;
+    var context = { holding: 1, paused: 1, unaware: 1, crashed: 1, disconnected: 1 };
+    data.lanes.forEach(function (l) {
+      if (!l.culprit) return;
+      l.spans.forEach(function (s) {
+        var spanEnd = s[1] < 0 ? end() : s[1];
+        if (context[s[2]] && s[0] <= v.t && v.t <= spanEnd) {
+          from = Math.min(from, s[0]);
+          to = Math.max(to, spanEnd);
+        }
+      });
+    });
+    var pad = Math.max(10, (to - from) * 0.1, end() * 0.01), most = end() / 4;
+    from = Math.max(0, from - pad);
+    to = Math.min(end(), to + pad);
+    if (to - from > most) {
+      from = Math.max(from, v.t - most / 2);
+      to = from + most;
+    }
+    return [from, to];
+  }
+
+  // The start of the run, at a scale where a client's lane shows about one
+  // mark per MARK_PX pixels on average (the whole run if that fits).
+  function startWindow() {
+    var marks = 0;
+    data.lanes.forEach(function (l) { if (l.kind === 'client') marks += l.marks.length; });
+    var perMs = marks / Math.max(1, clients) / end();
+    return [0, perMs > 0 ? Math.min(end(), room() / (MARK_PX * perMs)) : end()];
+  }
+
+  function showAll() {
+    foldBox.checked = false;
+    show(0, end());
   }
 
   zoom.addEventListener('input', function () {
+    var view = inView(), centre = (view[0] + view[1]) / 2;
     scale = Math.pow(2, Number(zoom.value));
     layout();
+    scroller.scrollLeft = centre * scale - (view[1] - view[0]) * scale / 2;
+    refold();
   });
-  document.getElementById('fit').addEventListener('click', function () {
-    fit();
-    scale = Math.pow(2, Number(zoom.value));
-    layout();
-  });
-  fit();
-  scale = Math.pow(2, Number(zoom.value));
-  layout();
+  // Scrolling and resizing change what is in view: fold again, once a frame.
+  var pending = false;
+  function refoldSoon() {
+    if (pending) return;
+    pending = true;
+    window.requestAnimationFrame(function () {
+      pending = false;
+      refold();
+    });
+  }
+  scroller.addEventListener('scroll', refoldSoon);
+  window.addEventListener('resize', refoldSoon);
+  foldBox.addEventListener('change', refold);
+  document.getElementById('show-all').addEventListener('click', showAll);
+  if (inTime.length) {
+    toViolation.hidden = false;
+    toViolation.addEventListener('click', function () { show.apply(null, violationWindow()); });
+  }
+  foldBox.checked = LARGE;
+  if (LARGE) {
+    show.apply(null, inTime.length ? violationWindow() : startWindow());
+  } else {
+    show(0, end());
+  }
   document.body.setAttribute('data-lanes-drawn', String(data.lanes.length));
 })();

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <queue>
 
 namespace zksim::timeline {
 namespace {
@@ -22,26 +24,47 @@ using detail::SpanKind;
 constexpr int kTimeWidth = 7;
 constexpr int kHeaderEvery = 50;  // rows between repeated column titles
 
-bool covers(const Span& s, TimeMs t) { return s.from <= t && (s.to < 0 || t <= s.to); }
-
-// The two marker characters of `lane` at `t`.
-std::string markers(const std::vector<Span>& spans, int lane, TimeMs t) {
-  char belief = ' ', session = ' ';
-  int rank = 0;  // of `session`: the most telling condition wins
-  for (const Span& s : spans) {
-    if (s.lane != lane || !covers(s, t)) continue;
-    if (s.kind == SpanKind::Holding) belief = '#';
-    if ((s.kind == SpanKind::Waiting || s.kind == SpanKind::Call) && belief == ' ') belief = ':';
-    const auto raise = [&](int r, char c) {
-      if (r > rank) rank = r, session = c;
-    };
-    if (s.kind == SpanKind::Disconnected) raise(1, '~');
-    if (s.kind == SpanKind::Unaware) raise(2, '!');
-    if (s.kind == SpanKind::Paused) raise(3, 'z');
-    if (s.kind == SpanKind::Crashed) raise(4, 'X');
+// The two marker characters of each client lane, row after row. A span
+// enters when its row time reaches its start and leaves once the time is
+// past its end, so a row costs the spans that start or end at it, not every
+// span of the run. REQUIRES: `spans` by lane, then start (Model::spans);
+// at() called with non-decreasing times.
+class Markers {
+ public:
+  Markers(const std::vector<Span>& spans, int clients) : lanes_(static_cast<std::size_t>(clients)) {
+    for (const Span& s : spans) {
+      if (s.lane >= 0 && s.lane < clients) lanes_[static_cast<std::size_t>(s.lane)].spans.push_back(&s);
+    }
   }
-  return {belief, session};
-}
+
+  // What lasts on `lane` at `t`: holding '#' (or ':' in a call), and the
+  // most telling session condition (X crashed > z paused > ! expired, not
+  // told > ~ reconnecting).
+  std::string at(int lane, TimeMs t) {
+    Lane& l = lanes_[static_cast<std::size_t>(lane)];
+    for (; l.next < l.spans.size() && l.spans[l.next]->from <= t; ++l.next) {
+      const Span& s = *l.spans[l.next];
+      ++l.open[static_cast<std::size_t>(s.kind)];
+      l.ends.push({s.to < 0 ? INT64_MAX : s.to, s.kind});
+    }
+    for (; !l.ends.empty() && l.ends.top().first < t; l.ends.pop()) --l.open[static_cast<std::size_t>(l.ends.top().second)];
+    const auto open = [&](SpanKind k) { return l.open[static_cast<std::size_t>(k)] > 0; };
+    const char belief = open(SpanKind::Holding) ? '#' : open(SpanKind::Waiting) || open(SpanKind::Call) ? ':' : ' ';
+    const char session = open(SpanKind::Crashed) ? 'X' : open(SpanKind::Paused) ? 'z' : open(SpanKind::Unaware) ? '!'
+                         : open(SpanKind::Disconnected) ? '~' : ' ';
+    return {belief, session};
+  }
+
+ private:
+  using End = std::pair<TimeMs, SpanKind>;
+  struct Lane {
+    std::vector<const Span*> spans;               // by start
+    std::size_t next = 0;                         // the first span not yet started
+    std::array<int, detail::kSpanKinds> open{};  // spans open now, per kind
+    std::priority_queue<End, std::vector<End>, std::greater<>> ends;  // of the open spans, soonest first
+  };
+  std::vector<Lane> lanes_;
+};
 
 // Labels packed into lines of `width` columns, at most `max_lines`; what
 // does not fit ends in an ellipsis.
@@ -108,6 +131,7 @@ std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run
   std::string out = header(m) + "\n";
   const std::string titles = title_rows(m, w);
   std::size_t v = 0, rows = 0;
+  Markers markers(m.spans, m.clients);
   std::vector<scenarios::Violation> in_time, whole_run;
   for (const scenarios::Violation& x : m.violations) (detail::about_whole_run(x) ? whole_run : in_time).push_back(x);
   const auto violations_until = [&](TimeMs t) {
@@ -127,6 +151,8 @@ std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run
     }
     if (rows++ % kHeaderEvery == 0) out += titles;
     violations_until(t);
+    std::vector<std::string> marker(static_cast<std::size_t>(m.clients));
+    for (int lane = 0; lane < m.clients; ++lane) marker[static_cast<std::size_t>(lane)] = markers.at(lane, t);
     std::vector<std::vector<std::string>> cells;
     std::size_t height = 1;
     for (const auto& l : labels) {
@@ -142,7 +168,7 @@ std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run
         if (server) {
           row += fmt::format("|{}", text);
         } else {
-          row += fmt::format("|{} {}", markers(m.spans, static_cast<int>(lane), t), detail::pad(text, content));
+          row += fmt::format("|{} {}", marker[lane], detail::pad(text, content));
         }
       }
       while (!row.empty() && row.back() == ' ') row.pop_back();

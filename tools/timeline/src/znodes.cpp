@@ -43,12 +43,17 @@ struct Lifetimes {
   const std::vector<TraceEvent>& trace;
   std::map<std::string, TimeMs> first_seen;   // path -> when an event first named it
   std::map<std::int64_t, TimeMs> txn_time;    // zxid -> when the server applied it (first seen)
-  std::set<std::string> taken;                // sequential names given to a create
+  // Per requested sequential path (filled when a create first asks for it):
+  // the names it can still be given, by sequence number, then name, with
+  // when an event first named them.
+  using Names = std::map<std::pair<std::int64_t, std::string>, TimeMs>;
+  std::map<std::string, Names> untaken;
   std::set<std::string> sequential_dirs;      // where some create's sequential name is known
   std::map<std::string, std::int64_t> last_suffix;  // directory -> the last sequence number given
   std::vector<Znode> nodes;
   std::vector<SessionId> session;             // per node: the creator's session
   std::map<std::string, std::size_t> alive;   // path -> node
+  std::map<std::int64_t, std::set<std::size_t>> alive_of;  // session -> its nodes in `alive`
   // Nodes whose creator's session ended while they were there: the node
   // index -> when, unless later news says otherwise.
   std::map<std::size_t, TimeMs> orphaned;
@@ -63,22 +68,33 @@ struct Lifetimes {
     return it == txn_time.end() ? fallback : std::min(it->second, fallback);
   }
 
+  // The name a create of `requested` applied at `t` got: among the names
+  // not given yet that events first named no earlier than `t`, the lowest
+  // sequence number above the last one given in that directory, or else
+  // the lowest (ties: the first name in byte order). "" if none.
   std::string name_for(const std::string& requested, TimeMs t) {
-    const std::string dir = parent_of(requested);
-    const std::int64_t last = last_suffix.count(dir) ? last_suffix[dir] : INT64_MIN;
-    std::string best, lowest;
-    std::int64_t best_n = INT64_MAX, lowest_n = INT64_MAX;
-    for (auto it = first_seen.lower_bound(requested); it != first_seen.end() && it->first.starts_with(requested); ++it) {
-      if (!sequential_of(it->first, requested) || taken.count(it->first) || it->second < t) continue;
-      const std::int64_t n = std::atoll(it->first.c_str() + requested.size());
-      if (n < lowest_n) lowest = it->first, lowest_n = n;
-      if (n > last && n < best_n) best = it->first, best_n = n;
+    auto [names, fresh] = untaken.try_emplace(requested);
+    if (fresh) {
+      for (auto it = first_seen.lower_bound(requested); it != first_seen.end() && it->first.starts_with(requested); ++it) {
+        if (sequential_of(it->first, requested)) {
+          names->second.emplace(std::pair(std::atoll(it->first.c_str() + requested.size()), it->first), it->second);
+        }
+      }
     }
-    if (best.empty()) best = lowest, best_n = lowest_n;
-    if (best.empty()) return {};
-    taken.insert(best);
-    last_suffix[dir] = best_n;
-    return best;
+    Names& left = names->second;
+    const auto eligible = [&](Names::iterator from) {
+      while (from != left.end() && from->second < t) ++from;
+      return from;
+    };
+    const std::string dir = parent_of(requested);
+    const auto last = last_suffix.find(dir);
+    auto best = eligible(last == last_suffix.end() ? left.begin() : left.lower_bound({last->second + 1, std::string()}));
+    if (best == left.end()) best = eligible(left.begin());
+    if (best == left.end()) return {};
+    last_suffix[dir] = best->first.first;
+    std::string name = best->first.second;
+    left.erase(best);
+    return name;
   }
 
   void created(const TraceEvent& e, const std::string& how, bool unanswered = false) {
@@ -97,6 +113,7 @@ struct Lifetimes {
     if (auto it = alive.find(name); it != alive.end()) end(it->second, t, "replaced in the trace by a create of the same name");
     const int client = e.client;
     alive[name] = nodes.size();
+    alive_of[e.session.value].insert(nodes.size());
     session.push_back(e.session);
     const std::string zxid = unanswered ? std::string() : fmt::format("zxid {:#x}, ", e.zxid);
     nodes.push_back(Znode{name, client, t, -1,
@@ -108,6 +125,7 @@ struct Lifetimes {
     z.deleted = t;
     z.detail += fmt::format("; gone at t={}: {}", t, how);
     alive.erase(z.path);
+    alive_of[session[i].value].erase(i);
     orphaned.erase(i);
   }
 
@@ -115,16 +133,9 @@ struct Lifetimes {
     if (auto it = alive.find(path); it != alive.end()) end(it->second, t, how);
   }
 
-  bool has_children(const std::string& path) const {
-    const std::string prefix = path + "/";
-    return std::any_of(nodes.begin(), nodes.end(), [&](const Znode& z) { return z.path.starts_with(prefix); });
-  }
-
   void session_ended(const TraceEvent& e) {
     const TimeMs t = when(e.zxid, e.time);
-    for (const auto& [path, i] : alive) {
-      if (session[i] == e.session && !orphaned.count(i)) orphaned[i] = t;
-    }
+    for (std::size_t i : alive_of[e.session.value]) orphaned.emplace(i, t);
   }
 
   // What later events say of an orphaned node.
@@ -148,10 +159,14 @@ struct Lifetimes {
       if (!e.path.empty()) seen(e.path, e.time);
       if (e.zxid != 0 && e.kind != TraceKind::State && e.kind != TraceKind::Request) txn_time.emplace(e.zxid, e.time);
     }
+    std::set<std::string> requested;
     for (const TraceEvent& e : trace) {
-      if (e.kind != TraceKind::Request || e.code != kCreate) continue;
+      if (e.kind != TraceKind::Request || e.code != kCreate || !requested.insert(e.path).second) continue;
       for (auto it = first_seen.lower_bound(e.path); it != first_seen.end() && it->first.starts_with(e.path); ++it) {
-        if (sequential_of(it->first, e.path)) sequential_dirs.insert(parent_of(e.path));
+        if (sequential_of(it->first, e.path)) {
+          sequential_dirs.insert(parent_of(e.path));
+          break;
+        }
       }
     }
     // Creates that never got an answer (the client crashed, say) may still
@@ -194,7 +209,14 @@ struct Lifetimes {
         session_ended(e);
       }
     }
-    // No news: leaves went with their session (ephemeral, inferred).
+    // No news: leaves (no node was ever made under them) went with their
+    // session (ephemeral, inferred).
+    std::set<std::string> paths;
+    for (const Znode& z : nodes) paths.insert(z.path);
+    const auto has_children = [&](const std::string& path) {
+      auto it = paths.lower_bound(path + "/");
+      return it != paths.end() && it->starts_with(path + "/");
+    };
     for (const auto& [i, t] : std::map<std::size_t, TimeMs>(orphaned)) {
       if (!has_children(nodes[i].path)) end(i, t, "its session ended (ephemeral, inferred)");
     }
