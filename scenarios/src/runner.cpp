@@ -133,7 +133,9 @@ RunBudget budget_of(const Workload& w, const WorldConfig& config) {
   // Time itself costs a step now and then: the container reaper's round
   // every container_check_ms, however idle the clients.
   const TimeMs periodic_ms = std::max<TimeMs>(config.container_check_ms, 1);
-  const std::int64_t timed = (b.fault_phase_ms + b.settle_ms) / periodic_ms;
+  std::int64_t timed = (b.fault_phase_ms + b.settle_ms) / periodic_ms;
+  // And the time-triggered nemesis's window each second of the fault phase.
+  if (config.nemesis.timed()) timed += b.fault_phase_ms / kTimedWindowMs;
   b.steps = static_cast<std::uint64_t>(4 * clients * rounds * per_round + 2 * timed + 100'000);
   return b;
 }

@@ -134,8 +134,8 @@ class LineParser {
     }
     if (d == "nemesis") {
       if (w_.size() < 2) return at(1, "missing fault class");
-      int k = find_name(fault_kind_name, kFaultKinds, w_[1].text);
-      if (k < 0) return at(1, fmt::format("unknown fault class '{}' (known: {})", w_[1].text, names(fault_kind_name, kFaultKinds)));
+      int k = find_name(fault_class_name, kFaultClasses, w_[1].text);
+      if (k < 0) return at(1, fmt::format("unknown fault class '{}' (known: {})", w_[1].text, names(fault_class_name, kFaultClasses)));
       if (auto e = integer(2, v, 0, 1000); !e.empty()) return e;
       s_.config.nemesis.per_mille[k] = static_cast<std::uint32_t>(v);
       return done(3);
@@ -204,10 +204,15 @@ class LineParser {
     int k = find_name(fault_kind_name, kFaultKinds, w_[1].text);
     if (k < 0) return at(1, fmt::format("unknown fault class '{}' (known: {})", w_[1].text, names(fault_kind_name, kFaultKinds)));
     f.kind = static_cast<FaultKind>(k);
-    if (w_.size() < 3 || w_[2].text != "client") return at(2, "expected 'client <n>'");
+    if (w_.size() < 3 || w_[2].text != "client") return at(2, "expected 'client <n>' or 'client all'");
     std::int64_t v = 0;
-    if (auto e = integer(3, v, 0, 9'999); !e.empty()) return e;
-    f.client = static_cast<std::int32_t>(v);
+    if (w_.size() > 3 && w_[3].text == "all") {
+      f.client = kAllClients;
+      if (w_.size() <= 4 || w_[4].text != "at") return at(4, "a fault on 'client all' needs 'at <ms>'");
+    } else {
+      if (auto e = integer(3, v, 0, 9'999); !e.empty()) return e;
+      f.client = static_cast<std::int32_t>(v);
+    }
     std::size_t i = 4;
     if (i < w_.size() && w_[i].text == "at") {
       if (auto e = integer(i + 1, v, 0, INT64_MAX / 2); !e.empty()) return e;
@@ -320,14 +325,15 @@ std::string write_scenario(const Scenario& s) {
   out += fmt::format("session-timeout-ms {}\nreentrant {}\nleases {}\nproducers {}\n", w.session_timeout_ms,
                      w.reentrant ? "yes" : "no", w.leases, w.producers);
   out += fmt::format("delay-choices {}\n", s.config.delay_choices);
-  for (int k = 0; k < kFaultKinds; ++k) {
-    if (s.config.nemesis.per_mille[k]) out += fmt::format("nemesis {} {}\n", fault_kind_name(k), s.config.nemesis.per_mille[k]);
+  for (int k = 0; k < kFaultClasses; ++k) {
+    if (s.config.nemesis.per_mille[k]) out += fmt::format("nemesis {} {}\n", fault_class_name(k), s.config.nemesis.per_mille[k]);
   }
   if (s.config.nemesis.any()) {
     out += fmt::format("nemesis-pause-ms {}\nnemesis-delay-ms {}\n", s.config.nemesis.pause_ms, s.config.nemesis.delay_ms);
   }
   for (const ScriptedFault& f : s.faults) {
-    out += fmt::format("fault {} client {}", fault_kind_name(static_cast<std::int32_t>(f.kind)), f.client);
+    out += fmt::format("fault {} client {}", fault_kind_name(static_cast<std::int32_t>(f.kind)),
+                       f.client == kAllClients ? std::string("all") : std::to_string(f.client));
     if (f.at) out += fmt::format(" at {}", *f.at);
     if (f.on) {
       out += fmt::format(" on {}", f.on->kind < 0 ? std::string("any") : std::string(request_kind_name(f.on->kind)));

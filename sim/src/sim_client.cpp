@@ -331,6 +331,14 @@ void World::Impl::set_state(Handle& h, SessionState s) {
 
 void World::Impl::connect(Handle& h) {
   if (h.crashed || h.state == SessionState::Closed || h.state == SessionState::Expired) return;
+  if (now < h.cut_until) {
+    // Cut off: every attempt fails until the network heals.
+    Handle* hp = &h;
+    call_at(h.cut_until, [this, hp] {
+      if (hp->conn == 0 && hp->state == SessionState::Connecting) connect(*hp);
+    });
+    return;
+  }
   std::uint64_t id = next_conn++;
   conns.push_back(std::make_unique<Conn>());
   Conn& c = *conns.back();

@@ -71,6 +71,7 @@ std::string_view path_of(const Request& r) {
 World::Impl::Impl(WorldConfig c, DecisionSource& d)
     : cfg(std::move(c)), decisions(d), server(cfg.server), trace(cfg.keep_trace) {
   call_at(cfg.container_check_ms, [this] { reap(); });
+  start_timed_nemesis();
 }
 
 // --- events ---
@@ -432,7 +433,7 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(const Handle& h, const
     a.done = true;
     return Strike{a.fault.kind};
   }
-  if (!cfg.nemesis.any()) return std::nullopt;
+  if (!cfg.nemesis.per_request()) return std::nullopt;
   Storm& storm = storms[static_cast<std::size_t>(h.index)];
   if (storm.calm > 0) {
     --storm.calm;
@@ -479,6 +480,85 @@ void World::Impl::apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms) {
     default:
       break;
   }
+}
+
+void World::Impl::start_timed_nemesis() {
+  if (timed_running || !cfg.nemesis.timed()) return;
+  timed_running = true;
+  call_at(now + kTimedWindowMs, [this] { timed_window(); });
+}
+
+void World::Impl::timed_window() {
+  if (!cfg.nemesis.timed()) {
+    timed_running = false;
+    return;
+  }
+  call_at(now + kTimedWindowMs, [this] { timed_window(); });
+  // One decision a window; 0 (and every low value) means no fault, as for
+  // the request-triggered classes.
+  const std::uint32_t c = decisions.pick(1000);
+  std::uint32_t top = 1000;
+  for (int k = kFaultKinds; k < kFaultClasses; ++k) {
+    const std::uint32_t r = cfg.nemesis.per_mille[k];
+    if (c < top && c + r >= top) {
+      const auto fault = static_cast<TimedFault>(k);
+      call_at(now + decisions.pick(static_cast<std::uint32_t>(kTimedWindowMs)), [this, fault] {
+        if (cfg.nemesis.per_mille[static_cast<int>(fault)]) strike_timed(fault);
+      });
+      return;
+    }
+    top = top > r ? top - r : 0;
+  }
+}
+
+void World::Impl::strike_timed(TimedFault fault) {
+  const auto n = static_cast<std::uint32_t>(handles.size());
+  if (n == 0) return;
+  switch (fault) {
+    case TimedFault::AnyTime: {
+      Handle& h = *handles[decisions.pick(n)];
+      if (!alive(h)) return;
+      // The mildest first: decision 0 drops the connection.
+      constexpr FaultKind kinds[] = {FaultKind::DropBeforeApply, FaultKind::ExpireSession, FaultKind::Pause,
+                                     FaultKind::Crash};
+      apply_fault(kinds[decisions.pick(4)], h, cfg.nemesis.pause_ms);
+      return;
+    }
+    case TimedFault::BlipAll: {
+      // Decision 0: every client; otherwise each client is in with a decision.
+      const bool everyone = decisions.pick(2) == 0;
+      const TimeMs until = now + 1 + decisions.pick(static_cast<std::uint32_t>(std::max<TimeMs>(cfg.nemesis.pause_ms, 1)));
+      for (auto& hp : handles) {
+        if (!everyone && decisions.pick(2) == 0) continue;
+        if (alive(*hp)) cut_off(*hp, until, "blip");
+      }
+      return;
+    }
+    case TimedFault::Burst: {
+      Handle* h = handles[decisions.pick(n)].get();
+      if (!alive(*h)) return;
+      // Two or three drops, each a few ms after the last: the first breaks
+      // the connection, a later one the reconnection or the retry after it.
+      const int drops = 2 + static_cast<int>(decisions.pick(2));
+      TimeMs at = now;
+      for (int i = 0; i < drops; ++i) {
+        call_at(at, [this, h] {
+          if (alive(*h)) cut_off(*h, now, "burst");
+        });
+        at += 1 + decisions.pick(20);
+      }
+      return;
+    }
+  }
+}
+
+void World::Impl::cut_off(Handle& h, TimeMs until, std::string_view why) {
+  h.cut_until = std::max(h.cut_until, until);
+  record(TraceKind::Fault, h.views.front(), h.session, server.last_zxid().value,
+         static_cast<int>(FaultKind::DropBeforeApply), 0, 0, {},
+         until > now ? fmt::format("{}: connection broken, none for {} ms", why, until - now)
+                     : fmt::format("{}: connection broken", why));
+  if (h.conn) server_close(h.conn);
 }
 
 void World::Impl::crash(int process) {
@@ -592,6 +672,13 @@ void World::schedule(const ScriptedFault& fault) {
   Impl& m = *impl_;
   if (fault.at) {
     m.call_at(*fault.at, [&m, fault] {
+      if (fault.client == kAllClients) {
+        // Correlated: every live client at the same instant, in handle order.
+        for (auto& hp : m.handles) {
+          if (m.alive(*hp)) m.apply_fault(fault.kind, *hp, fault.duration_ms);
+        }
+        return;
+      }
       Handle& h = static_cast<SimClient&>(*m.clients.at(static_cast<std::size_t>(fault.client))).handle();
       m.apply_fault(fault.kind, h, fault.duration_ms);
     });
@@ -606,7 +693,10 @@ void World::inject(FaultKind kind, int client, TimeMs duration_ms) {
   m.apply_fault(kind, h, duration_ms);
 }
 
-void World::set_nemesis(const NemesisRates& rates) { impl_->cfg.nemesis = rates; }
+void World::set_nemesis(const NemesisRates& rates) {
+  impl_->cfg.nemesis = rates;
+  impl_->start_timed_nemesis();
+}
 
 Error World::set_sequence_counter(const std::string& path, std::int32_t value) {
   return impl_->server.force_cversion(path, value);

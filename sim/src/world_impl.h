@@ -133,6 +133,7 @@ struct Handle {
   TimeMs pause_start = 0;
   TimeMs paused_until = -1;                 // > now while paused
   bool crashed = false;
+  TimeMs cut_until = 0;                     // no connection before then (blip-all)
   std::deque<std::pair<std::uint64_t, DownMsg>> held;  // (conn, msg) that arrived while paused
 };
 
@@ -248,6 +249,19 @@ struct World::Impl {
   };
   std::vector<Storm> storms;
   void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms);
+  // The time-triggered nemesis: a window each kTimedWindowMs, in which a
+  // timed class may strike at a drawn instant; stops once no timed rate is
+  // set (set_nemesis), and starts again when one is.
+  bool timed_running = false;
+  void start_timed_nemesis();
+  void timed_window();
+  void strike_timed(TimedFault fault);
+  // Cuts `h` off the server until `until`: its connection breaks and it
+  // cannot reconnect before then.
+  void cut_off(Handle& h, TimeMs until, std::string_view why);
+  bool alive(const Handle& h) const {
+    return !h.crashed && h.state != SessionState::Closed && h.state != SessionState::Expired;
+  }
 
   // --- client library (sim_client.cpp) ---
   // Sends (or queues) op.request; false if it completed at once (op.result set).

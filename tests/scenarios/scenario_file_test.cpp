@@ -112,6 +112,31 @@ expect pass
   EXPECT_EQ(defaults->workload.producers, 1);
 }
 
+TEST(ScenarioFile, TimedFaultClassesAndFaultsOnAllClientsAreReadAndWritten) {
+  const std::string text =
+      "zksim-scenario 1\nrecipe lock\nclients 3\nnemesis any-time 20\nnemesis blip-all 10\nnemesis burst 5\n"
+      "fault drop-before-apply client all at 700\nexpect pass\n";
+  ParseError e;
+  auto s = parse_scenario(text, "t.scn", &e);
+  ASSERT_TRUE(s) << e.text();
+  EXPECT_EQ(s->config.nemesis.per_mille[static_cast<int>(TimedFault::AnyTime)], 20u);
+  EXPECT_EQ(s->config.nemesis.per_mille[static_cast<int>(TimedFault::BlipAll)], 10u);
+  EXPECT_EQ(s->config.nemesis.per_mille[static_cast<int>(TimedFault::Burst)], 5u);
+  ASSERT_EQ(s->faults.size(), 1u);
+  EXPECT_EQ(s->faults[0].client, kAllClients);
+  const std::string written = write_scenario(*s);
+  EXPECT_NE(written.find("nemesis blip-all 10\n"), std::string::npos) << written;
+  EXPECT_NE(written.find("fault drop-before-apply client all at 700"), std::string::npos) << written;
+  auto again = parse_scenario(written, "w.scn", &e);
+  ASSERT_TRUE(again) << e.text();
+  EXPECT_EQ(write_scenario(*again), written);
+}
+
+TEST(ScenarioFileErrors, AFaultOnAllClientsNeedsATime) {
+  EXPECT_EQ(error_of("zksim-scenario 1\nrecipe lock\nfault drop-before-apply client all on create\n"),
+            "t.scn:3:36: a fault on 'client all' needs 'at <ms>'");
+}
+
 TEST(ScenarioFileErrors, MissingVersionLine) {
   EXPECT_EQ(error_of("recipe lock\n"), "t.scn:1:1: expected 'zksim-scenario 1' first");
   EXPECT_EQ(error_of(""), "t.scn:1:1: empty scenario: expected 'zksim-scenario 1'");
@@ -148,7 +173,7 @@ TEST(ScenarioFileErrors, TrailingWords) {
 TEST(ScenarioFileErrors, BadFaults) {
   EXPECT_TRUE(error_of("zksim-scenario 1\nfault melt client 0 at 5\n")
                   .starts_with("t.scn:2:7: unknown fault class 'melt' (known: drop-before-apply, "));
-  EXPECT_EQ(error_of("zksim-scenario 1\nfault pause 0\n"), "t.scn:2:13: expected 'client <n>'");
+  EXPECT_EQ(error_of("zksim-scenario 1\nfault pause 0\n"), "t.scn:2:13: expected 'client <n>' or 'client all'");
   EXPECT_EQ(error_of("zksim-scenario 1\nfault pause client 0\n"), "t.scn:2:22: expected 'at <ms>' or 'on <request>'");
   EXPECT_TRUE(error_of("zksim-scenario 1\nfault pause client 0 on frob\n")
                   .starts_with("t.scn:2:25: unknown request kind 'frob' (known: any, "));

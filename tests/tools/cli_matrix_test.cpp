@@ -18,8 +18,8 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
   EXPECT_TRUE(doc["ok"].get<bool>());
   nlohmann::json list = parse_json(zksim({"list", "--json"}).out);
   ASSERT_EQ(doc["recipes"].size(), 2u);
-  EXPECT_EQ(doc["campaigns"].size(), 2u * 7u);  // no faults and each of the six classes
-  EXPECT_EQ(doc["runs"], 2 * 7 * 8);
+  EXPECT_EQ(doc["campaigns"].size(), 2u * 10u);  // no faults and each of the nine classes
+  EXPECT_EQ(doc["runs"], 2 * 10 * 8);
   for (const auto& row : doc["recipes"]) {
     nlohmann::json checks;
     for (const auto& l : list["recipes"]) {

@@ -15,8 +15,8 @@ using nlohmann::json;
 json campaign_json(const Campaign& c) {
   const scenarios::Workload& w = c.workload;
   json nemesis = json::object();
-  for (int k = 0; k < kFaultKinds; ++k) {
-    if (c.config.nemesis.per_mille[k]) nemesis[std::string(fault_kind_name(k))] = c.config.nemesis.per_mille[k];
+  for (int k = 0; k < kFaultClasses; ++k) {
+    if (c.config.nemesis.per_mille[k]) nemesis[std::string(fault_class_name(k))] = c.config.nemesis.per_mille[k];
   }
   return json{{"recipe", w.recipe},
               {"clients", w.clients},

@@ -48,7 +48,7 @@ void print_json(const nlohmann::json& j) {
 
 std::vector<std::string> fault_class_names() {
   std::vector<std::string> out;
-  for (int k = 0; k < kFaultKinds; ++k) out.emplace_back(fault_kind_name(k));
+  for (int k = 0; k < kFaultClasses; ++k) out.emplace_back(fault_class_name(k));
   return out;
 }
 
@@ -61,15 +61,15 @@ std::vector<int> parse_fault_classes(const std::string& what, const std::string&
     if (name == "none" && list != "none") {
       throw UsageError(fmt::format("{}: 'none' stands alone, not in a list of fault classes ('{}')", what, list));
     }
-    int kind = name == "none" ? kFaultKinds : -1;  // "none" adds nothing
-    for (int k = 0; k < kFaultKinds; ++k) {
-      if (fault_kind_name(k) == name) kind = k;
+    int kind = name == "none" ? kFaultClasses : -1;  // "none" adds nothing
+    for (int k = 0; k < kFaultClasses; ++k) {
+      if (fault_class_name(k) == name) kind = k;
     }
     if (kind < 0) {
       throw UsageError(fmt::format("{}: unknown fault class '{}' (known: none, {})", what, name,
                                    fmt::join(fault_class_names(), ", ")));
     }
-    if (kind < kFaultKinds && std::find(out.begin(), out.end(), kind) == out.end()) out.push_back(kind);
+    if (kind < kFaultClasses && std::find(out.begin(), out.end(), kind) == out.end()) out.push_back(kind);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -86,8 +86,8 @@ WorldConfig nemesis_config(const std::vector<int>& kinds, std::uint32_t per_mill
 
 std::string fault_label(const WorldConfig& config) {
   std::string out;
-  for (int k = 0; k < kFaultKinds; ++k) {
-    if (config.nemesis.per_mille[k]) out += fmt::format("{}{}", out.empty() ? "" : ",", fault_kind_name(k));
+  for (int k = 0; k < kFaultClasses; ++k) {
+    if (config.nemesis.per_mille[k]) out += fmt::format("{}{}", out.empty() ? "" : ",", fault_class_name(k));
   }
   return out.empty() ? "none" : out;
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace zksim {
 
@@ -29,6 +30,23 @@ enum class FaultKind : std::int32_t {
 };
 inline constexpr int kFaultKinds = 6;
 
+// The nemesis's fault classes: first the six request-triggered ones (class
+// k strikes FaultKind k as a request reaches the server), then the
+// time-triggered ones, which strike at times the nemesis draws, whether the
+// clients are busy or idle:
+//   any-time  one client, drawn among all, loses its connection, has its
+//             session expired, pauses (pause_ms) or crashes;
+//   blip-all  every client, or a drawn subset, loses its connection at
+//             once and cannot reconnect for a drawn time up to pause_ms
+//             (sessions whose timeout passes meanwhile expire on the server);
+//   burst     one drawn client loses its connection two or three times, a
+//             few milliseconds apart.
+enum class TimedFault : std::int32_t { AnyTime = kFaultKinds, BlipAll, Burst };
+inline constexpr int kFaultClasses = kFaultKinds + 3;
+// "drop-before-apply", ..., "delay", "any-time", "blip-all", "burst"; "?"
+// outside [0, kFaultClasses).
+std::string_view fault_class_name(std::int32_t fault_class);
+
 // Which requests a request-triggered fault counts.
 struct RequestMatch {
   std::int32_t kind = -1;      // index in Request; -1: any
@@ -37,12 +55,15 @@ struct RequestMatch {
 
 struct ScriptedFault {
   FaultKind kind = FaultKind::DropBeforeApply;
-  std::int32_t client = 0;               // the client's id in the world
+  // The client's id in the world; kAllClients: every client at once (a
+  // fault at a time only).
+  std::int32_t client = 0;
   std::optional<TimeMs> at;              // fire at this simulated time...
   std::optional<RequestMatch> on;        // ...or when the client's nth matching request
   std::int32_t nth = 1;                  //    reaches the server (1-based)
   TimeMs duration_ms = 0;                // Pause, Delay
 };
+inline constexpr std::int32_t kAllClients = -1;
 
 // Storms end. Once the nemesis has struck kNemesisStorm requests of one
 // client in a row (handles made by World::share count as that client),
@@ -58,21 +79,29 @@ struct ScriptedFault {
 // nor wait for a calm.
 inline constexpr int kNemesisStorm = 16;
 
-// Per-request probabilities, in thousandths, of each fault class striking
-// when a request reaches the server (storms end: see kNemesisStorm). Drops
-// and delays hit the requester; expiry, pause and crash hit a client chosen
-// by a decision (0: the requester), so a holder that sends nothing can be
-// hit too. All zero: no nemesis.
+// The nemesis's rates, in thousandths, by fault class. A request-triggered
+// class strikes with its rate when a request reaches the server (storms
+// end: see kNemesisStorm); drops and delays hit the requester; expiry,
+// pause and crash hit a client chosen by a decision (0: the requester), so
+// a holder that sends nothing can be hit too. A time-triggered class
+// strikes with its rate in each simulated second (kTimedWindowMs), at a
+// drawn instant of it. All zero: no nemesis.
 struct NemesisRates {
-  std::uint32_t per_mille[kFaultKinds] = {0, 0, 0, 0, 0, 0};
-  TimeMs pause_ms = 0;   // how long a random Pause lasts
+  std::uint32_t per_mille[kFaultClasses] = {};
+  TimeMs pause_ms = 0;   // how long a random Pause (or blip) lasts, at most
   TimeMs delay_ms = 0;   // how late a random Delay makes the next message
-  bool any() const {
-    for (std::uint32_t r : per_mille) {
-      if (r) return true;
+  bool per_request() const { return any_of(0, kFaultKinds); }
+  bool timed() const { return any_of(kFaultKinds, kFaultClasses); }
+  bool any() const { return any_of(0, kFaultClasses); }
+
+ private:
+  bool any_of(int from, int to) const {
+    for (int k = from; k < to; ++k) {
+      if (per_mille[k]) return true;
     }
     return false;
   }
 };
+inline constexpr TimeMs kTimedWindowMs = 1000;
 
 }  // namespace zksim
