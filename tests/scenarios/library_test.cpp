@@ -47,7 +47,7 @@ TEST(LibraryCoverage, EveryFlawedRecipeAndEveryFaultClassHasAFile) {
     auto s = load_scenario(path, nullptr);
     ASSERT_TRUE(s);
     recipes_seen.insert(s->workload.recipe);
-    for (int k = 0; k < kFaultKinds; ++k) {
+    for (int k = 0; k < kFaultClasses; ++k) {
       if (s->config.nemesis.per_mille[k] && !s->expect_violation) {
         correct_fault_pairs.insert(s->workload.recipe + "/" + std::to_string(k));
       }
@@ -56,7 +56,7 @@ TEST(LibraryCoverage, EveryFlawedRecipeAndEveryFaultClassHasAFile) {
   for (const std::string& r : recipe_names()) {
     EXPECT_TRUE(recipes_seen.count(r)) << r << " has no scenario file";
     if (recipe_is_flawed(r)) continue;
-    for (int k = 0; k < kFaultKinds; ++k) {
+    for (int k = 0; k < kFaultClasses; ++k) {
       EXPECT_TRUE(correct_fault_pairs.count(r + "/" + std::to_string(k)))
           << r << " has no expect-pass file for fault class " << k;
     }
