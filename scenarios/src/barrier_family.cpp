@@ -178,6 +178,6 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
 
 }  // namespace
 
-Family barrier_family() { return Family{{"barrier", "double-barrier"}, spawn, properties, check}; }
+Family barrier_family() { return Family{{"barrier", "double-barrier"}, {}, spawn, properties, check}; }
 
 }  // namespace zksim::scenarios::detail

@@ -320,6 +320,7 @@ Family lock_family() {
   return Family{{"lock", "rw-lock", "semaphore", "election", "flawed/blog-rw-lock",
                  "flawed/blog-rw-lock-index-fixed", "flawed/prefix-write-lock", "flawed/herd-lock",
                  "flawed/no-guid-lock", "flawed/forgetful-lock", "flawed/stubborn-unlock-lock"},
+                {"lock", "rw-lock"},
                 spawn, properties, check};
 }
 

@@ -199,6 +199,6 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
 
 }  // namespace
 
-Family queue_family() { return Family{{"queue", "locking-queue"}, spawn, properties, check}; }
+Family queue_family() { return Family{{"queue", "locking-queue"}, {}, spawn, properties, check}; }
 
 }  // namespace zksim::scenarios::detail

@@ -75,6 +75,11 @@ const detail::Family* family_of(const std::string& recipe) {
 
 bool recipe_is_flawed(const std::string& name) { return name.starts_with("flawed/"); }
 
+bool recipe_is_reentrant(const std::string& name) {
+  const detail::Family* f = family_of(name);
+  return f && std::ranges::count(f->reentrant, name) > 0;
+}
+
 const std::vector<std::string>& recipe_names() {
   // The correct recipes of every family, then the flawed ones.
   static const std::vector<std::string> names = [] {
@@ -176,9 +181,46 @@ const std::vector<FlawedRecipe>& flawed_recipes() {
   return all;
 }
 
-RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<ScriptedFault>& faults,
+SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSource& decisions) {
+  SwarmDraw d{w, config, {}};
+  std::string classes;
+  for (int k = 0; k < kFaultClasses; ++k) {
+    if (!config.nemesis.per_mille[k]) continue;
+    if (decisions.pick(2) == 0) {
+      d.config.nemesis.per_mille[k] = 0;
+    } else {
+      classes += fmt::format("{}{}", classes.empty() ? "" : ",", fault_class_name(k));
+    }
+  }
+  d.summary = fmt::format("faults {}", classes.empty() ? "none" : classes);
+  // Features: reentrant acquires, timeouts of a drawn size (0 included: a
+  // try-lock), and holds long enough to outlive a session.
+  if (recipe_is_reentrant(w.recipe) && decisions.pick(2) == 1) {
+    d.workload.reentrant = true;
+    d.summary += "; reentrant";
+  }
+  if (decisions.pick(2) == 1) {
+    constexpr TimeMs kTimeouts[] = {0, 10, 250, 5000};
+    d.workload.timeout_ms = kTimeouts[decisions.pick(4)];
+    d.summary += fmt::format("; timeouts {} ms", d.workload.timeout_ms);
+  }
+  if (decisions.pick(2) == 1) {
+    d.workload.hold_ms = 3 * static_cast<TimeMs>(w.session_timeout_ms) / 2;
+    d.summary += fmt::format("; holds {} ms", d.workload.hold_ms);
+  }
+  return d;
+}
+
+RunResult run(const Workload& given, DecisionSource& decisions, const std::vector<ScriptedFault>& faults,
               WorldConfig config) {
   RunResult out;
+  Workload w = given;
+  if (given.swarm) {
+    SwarmDraw d = swarm_draw(given, config, decisions);
+    w = std::move(d.workload);
+    config = d.config;
+    out.swarm = std::move(d.summary);
+  }
   // Before the world: the tasks the world destroys may still refer to it.
   detail::Shared s;
   World world(config, decisions);
@@ -188,6 +230,9 @@ RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<Sc
   if (!problem.empty()) {
     out.violations.push_back(Violation{"bad-workload", problem, {}, 0});
     return out;
+  }
+  if (!out.swarm.empty()) {
+    world.trace().add(0, TraceKind::Annotation, -1, SessionId{}, 0, 0, 0, 0, "", "swarm: " + out.swarm);
   }
   const RunBudget budget = budget_of(w, config);
   world.set_step_limit(budget.steps);

@@ -31,6 +31,8 @@ struct Shared {
 
 struct Family {
   std::vector<std::string> recipes;
+  // Those of `recipes` whose acquire may be called again by its holder.
+  std::vector<std::string> reentrant;
   // Spawns the workload's clients in `world`; "" on success, else why the
   // workload cannot run.
   std::string (*spawn)(World& world, const Workload& w, Shared& shared);

@@ -129,6 +129,20 @@ TEST(CliExplore, ARunawayRecipeIsFoundNotACrash) {
   EXPECT_NE(r.out.find("VIOLATION runaway"), std::string::npos) << r.out;
 }
 
+TEST(CliExplore, SwarmRunsEveryClassByDefaultAndItsScenariosReplay) {
+  TempDir d;
+  Ran ok = zksim({"explore", "--recipe", "lock", "--swarm", "--runs", "40", "--out", d.path()});
+  EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("faults: drop-before-apply,drop-after-apply,expire-session,pause,crash,delay,any-time,blip-all,burst"),
+            std::string::npos) << ok.out;
+  Ran found = zksim({"explore", "--recipe", "flawed/herd-lock", "--swarm", "--runs", "10", "--shrink-runs", "50",
+                     "--out", d.path()});
+  ASSERT_EQ(found.status, 1) << found.out << found.err;
+  const std::string file = d.path() + "/flawed-herd-lock.herd-effect.seed1.scn";
+  EXPECT_NE(read_file(file).find("swarm yes\n"), std::string::npos);
+  EXPECT_EQ(zksim({"run", file}).status, 0);
+}
+
 TEST(CliExplore, ATimeBudgetRunsAndStops) {
   TempDir d;
   Ran r = zksim({"explore", "--recipe", "semaphore", "--time", "0.3", "--json", "--out", d.path()});

@@ -25,6 +25,7 @@ json campaign_json(const Campaign& c) {
               {"think_ms", w.think_ms},
               {"timeout_ms", w.timeout_ms},
               {"session_timeout_ms", w.session_timeout_ms},
+              {"swarm", w.swarm},
               {"faults", c.faults},
               {"nemesis_per_mille", nemesis},
               {"seed", c.seed},

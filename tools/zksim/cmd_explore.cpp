@@ -24,7 +24,8 @@ CommandSpec explore_spec() {
            {"--rounds", "N", "acquisitions (or items, rounds) per client (default 4)"},
            {"--hold-ms", "MS", "time inside the critical section (default 5; a flawed recipe: its own)"},
            {"--faults", "CLASS,...", "fault classes of the nemesis, or 'none' (default none; a flawed recipe: the one that exposes it)"},
-           {"--rate", "PER_MILLE", "chance per request of each fault class striking, in 1/1000 (default 30)"},
+           {"--rate", "PER_MILLE", "chance per request (a time-triggered class: per simulated second) of each fault class striking, in 1/1000 (default 30)"},
+           {"--swarm", "", "swarm testing: each run draws which of the fault classes stay on (all nine unless --faults names some) and which workload features it adds (reentrancy, timeouts from 0, long holds)"},
            {"--runs", "N", "runs to make (default 200)"},
            {"--time", "SECONDS", "instead of --runs: run until this much wall-clock time has passed"},
            {"--seed", "S", "run i is seeded with S + i (default 1)"},
@@ -65,9 +66,14 @@ Campaign campaign_from(const Args& a) {
       for (std::uint32_t& r : c.config.nemesis.per_mille) r = r ? rate : 0;
     }
     c.workload.hold_ms = flaw->hold_ms;
+  } else if (a.flag("--swarm") && !a.has("--faults")) {
+    std::vector<int> every(kFaultClasses);
+    for (int k = 0; k < kFaultClasses; ++k) every[static_cast<std::size_t>(k)] = k;
+    c.config = nemesis_config(every, rate);
   } else {
     c.config = nemesis_config(parse_fault_classes("zksim explore --faults", a.text("--faults", "none")), rate);
   }
+  c.workload.swarm = a.flag("--swarm");
   c.workload.hold_ms = a.integer("--hold-ms", c.workload.hold_ms, 0, 3'600'000);
   c.faults = fault_label(c.config);
   c.seed = a.unsigned64("--seed", 1);

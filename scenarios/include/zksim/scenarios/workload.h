@@ -48,11 +48,29 @@ struct Workload {
   bool reentrant = false;        // acquire twice, release twice
   int leases = 2;                // semaphore
   int producers = 1;             // queues: clients 0..producers-1 put, the others take
+  // Swarm testing (Groce et al., ISSTA 2012): each run draws, from its
+  // decisions, which of the nemesis's fault classes stay on and which
+  // workload features it adds (see swarm_draw), so rare combinations get
+  // runs of their own. Decision 0 turns a class off and adds nothing.
+  bool swarm = false;
 };
+
+// What a swarm run drew: `w` and `config` as the run uses them, and a line
+// for people ("faults pause,burst; reentrant; timeouts 250 ms").
+struct SwarmDraw {
+  Workload workload;
+  WorldConfig config;
+  std::string summary;
+};
+// Draws a swarm run's classes and features from `decisions` (the first
+// decisions of the run). REQUIRES: w.swarm.
+SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSource& decisions);
 
 // The recipes a workload can drive, correct and flawed.
 const std::vector<std::string>& recipe_names();
 bool recipe_is_flawed(const std::string& name);
+// Whether the recipe's holder may acquire again (Workload::reentrant).
+bool recipe_is_reentrant(const std::string& name);
 
 // Every property a checker can report, in a fixed order.
 const std::vector<std::string>& property_names();
@@ -84,6 +102,7 @@ struct RunResult {
   TimeMs end_time = 0;
   std::vector<TraceEvent> trace;     // the world's trace, for replay and pictures
   std::map<std::string, int> probes;  // coverage probe -> times reached in this run
+  std::string swarm;                  // what a swarm run drew (SwarmDraw::summary); "" otherwise
 };
 
 // What one run may spend, sized from its workload so that a correct recipe
