@@ -5,6 +5,8 @@
 #include "zksim/recipes/sequence.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 
 namespace zksim::recipes::detail {
 
@@ -132,8 +134,16 @@ Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Mar
 
 Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Markers markers,
                              Rule rule, TimeMs deadline_ms) {
+  // The watch this wait set last, while it has not fired. A session event
+  // (a broken connection) ends a wait but leaves the watch armed, and the
+  // reconnect sets it again: a wait that then gives up must take it back,
+  // or the predecessor's release wakes us with our successor (a herd).
+  std::optional<Watching> armed;
   for (;;) {
-    if (deadline_ms >= 0 && zk.now() >= deadline_ms) co_return Error::OperationTimeout;
+    if (deadline_ms >= 0 && zk.now() >= deadline_ms) {
+      if (armed) co_await armed->give_up_surely();
+      co_return Error::OperationTimeout;
+    }
     auto listed = co_await contenders(zk, dir, markers);
     if (!listed) co_return listed.error();
     auto me = std::find_if(listed->begin(), listed->end(),
@@ -145,9 +155,15 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
     auto wait_on = rule(*listed, static_cast<std::size_t>(me - listed->begin()));
     if (!wait_on) co_return Result<void>();
     Signal changed;
+    auto fired = std::make_shared<bool>(false);
     std::string predecessor = join(dir, *wait_on);
-    Watching watch(zk, predecessor, WatcherType::Data);
-    auto watched = co_await zk.get_data(predecessor, signal_watcher(changed));
+    armed.reset();
+    armed.emplace(zk, predecessor, WatcherType::Data);
+    Watcher on_change = [changed, fired](const WatchedEvent& e) mutable {
+      if (e.type != EventType::None) *fired = true;
+      changed.set();
+    };
+    auto watched = co_await zk.get_data(predecessor, std::move(on_change));
     if (!watched) {
       if (watched.error() == Error::NoNode || watched.error() == Error::ConnectionLoss) continue;
       co_return watched.error();
@@ -156,9 +172,10 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
     if (!co_await zk.wait_for(changed, left)) {
       // Withdrawn before our node goes: once it has, our successor (on
       // this Client too, perhaps) may watch the same predecessor.
-      co_await watch.give_up_surely();
+      co_await armed->give_up_surely();
       co_return Error::OperationTimeout;
     }
+    if (*fired) armed.reset();  // spent: nothing to take back
   }
 }
 
