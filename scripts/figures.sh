@@ -92,6 +92,9 @@ median_of() { if [ "$1" = 1 ]; then echo "one run"; else echo "median of $1 repe
 # The arguments as they follow a command in the text: " A B", or nothing.
 args_text() { if [ $# -gt 0 ]; then printf ' %s' "$@"; fi; }
 
+# What was measured: taken before the runs, which take minutes.
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$commit with local changes"; fi
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 started="$(now_ns)"
 
@@ -142,8 +145,6 @@ load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 mem_gb="$(awk '/^MemTotal/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)"
 compiler="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")"
-commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then commit="$commit with local changes"; fi
 cat <<EOF
 Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/figures.sh$([ "$quick" = 1 ] && echo " --quick")\` ($total_s s after the build) at commit $commit:
 $cpu, $(nproc) CPUs, $mem_gb GB, $(. /etc/os-release && echo "$PRETTY_NAME"), $("$compiler" --version | head -1);
@@ -230,8 +231,8 @@ for r in "${flawed[@]}"; do
       + (if $e then "\($e.first_run + 1) of \(.runs)" else "not caught in \(.runs)" end) + " | "
       + ($h | if . == null then "not measured (not in BM_TimeToCatch)"
               else measured("\(.median_ms | sig3) ms, \(.median_runs | fixed(0)) run\(if .median_runs == 1 then "" else "s" end)") end) + " | "
-      + (if $e then "\($e.decisions) → \($e.shrunk_decisions)" else "—" end) + " | "
-      + (if $cell.verdict == "violated" then "\($cell.decisions) (\($cell.faults | if . == "none" then "no faults" else . end))" else "not caught" end) + " | "
+      + (if $e then "\($e.decisions | commas) → \($e.shrunk_decisions | commas)" else "—" end) + " | "
+      + (if $cell.verdict == "violated" then "\($cell.decisions | commas) (\($cell.faults | if . == "none" then "no faults" else . end))" else "not caught" end) + " | "
       + ($rapid // "not run") + " |"' \
     --arg r "$r" --slurpfile matrix "$work/matrix.json" --slurpfile harness "$work/harness.json" \
     --slurpfile rc "$rapidcheck_json" "$work/explore.${r//\//-}.json"
