@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Regenerates the figures of the README's "Figures" section. Builds what they
-# come from (scripts/bench.sh, the zksim program, two test programs), runs
+# come from (scripts/bench.sh, the zksim program, the test programs it times), runs
 # every benchmark and command the section quotes, and prints the figures as
 # markdown tables on stdout, each under the command it comes from; builds
 # and the benchmarks' own consoles go to stderr.
 # Usage: scripts/figures.sh [--quick]
 #   --quick  one repetition of each benchmark instead of 3 (5 for the
-#            world), and the rapidcheck shrink test (about 45 s) left out:
-#            for a look, not for the README.
+#            world), and the rapidcheck shrink test and the real-server
+#            and conformance suites (about 45, 15 and 30 s) left out: for
+#            a look, not for the README.
 # Exit status: 0 when every figure was measured; 1 when a program failed
 # (its figure then reads "failed" or "not measured"); 2 bad usage.
 #
@@ -43,7 +44,8 @@ fi
 bash "$root/scripts/bench.sh" >&2
 bash "$root/scripts/build.sh" "$build" -DCMAKE_BUILD_TYPE=Release -DZKSIM_SANITIZE=OFF -DZKSIM_BENCHMARKS=ON \
   -DBUILD_TESTING=ON --target zksim --target scenarios_flawed_properties_test \
-  --target scenarios_probes_exploration_test >&2
+  --target scenarios_probes_exploration_test --target real_recipes_test --target conformance_tree_test \
+  --target conformance_watch_session_test >&2
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -131,12 +133,16 @@ if [ "$quick" = 0 ]; then
 fi
 if [ ! -s "$rapidcheck_json" ]; then echo '{"testsuites": []}' > "$rapidcheck_json"; fi
 
-echo "figures.sh: ctest -L probes" >&2
-t="$(now_ns)"
-probes_rc=0
-ctest --test-dir "$build" -L probes --no-tests=error >&2 || probes_rc=$?
-probes_s="$(seconds_since "$t")"
-if [ "$probes_rc" != 0 ]; then status=1; fi
+# The test suites whose run time the README gives: "LABEL N s" lines.
+suites=(probes)
+if [ "$quick" = 0 ]; then suites+=(real-server conformance); fi
+for label in "${suites[@]}"; do
+  echo "figures.sh: ctest -L $label" >&2
+  t="$(now_ns)"
+  rc=0
+  ctest --test-dir "$build" -L "$label" --no-tests=error >&2 || rc=$?
+  if [ "$rc" = 0 ]; then echo "$label $(seconds_since "$t") s"; else echo "$label FAILED"; status=1; fi
+done > "$work/suites.txt"
 
 total_s="$(seconds_since "$started")"
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -241,8 +247,7 @@ echo
 
 cat <<EOF
 Counting the coverage probes over a finished run, CPU time, $(median_of "$reps")
-(\`build/tools/zksim-bench-probes$(args_text "${aggregates[@]}")\`); \`ctest --test-dir build -L probes\`
-took $probes_s s wall clock$([ "$probes_rc" != 0 ] && echo " and FAILED").
+(\`build/tools/zksim-bench-probes$(args_text "${aggregates[@]}")\`):
 
 | runs | trace events a run | µs a run | ns an event |
 | --- | --- | --- | --- |
@@ -252,6 +257,9 @@ report 'chosen | select(.run_name | startswith("BM_Probes"))
      else "lock under \(.label)" end) as $what
   | "| \($what) | \(measured(.events_per_run | fixed(0))) | \(measured(.cpu_time | sig3)) | \(measured(.cpu_time * 1000 / .events_per_run | sig3)) |"' \
   "$work/probes.json"
+echo
+
+echo "Test suites, wall clock: $(awk '{ label = $1; $1 = ""; printf "%s`ctest --test-dir build -L %s`%s", (NR > 1 ? ", " : ""), label, $0 }' "$work/suites.txt")."
 echo
 
 report '
