@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates the figures of the README's "Figures" section. Builds what they
-# come from (scripts/bench.sh, the zksim program, the test programs it times), runs
-# every benchmark and command the section quotes, and prints the figures as
-# markdown tables on stdout, each under the command it comes from; builds
-# and the benchmarks' own consoles go to stderr.
+# Regenerates the figures of the README's "Figures" section. Builds what
+# they come from (scripts/bench.sh, the zksim program, the test programs it
+# runs), runs every benchmark and command the section quotes, and prints the
+# figures as markdown tables on stdout, each under the command it comes
+# from; builds and the benchmarks' own consoles go to stderr.
 # Usage: scripts/figures.sh [--quick]
 #   --quick  one repetition of each benchmark instead of 3 (5 for the
 #            world), and the rapidcheck shrink test and the real-server
@@ -25,7 +25,7 @@ for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
     -h | --help)
-      sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
