@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev           # the zksim program's --json output
   zookeeper default-jre-headless  # the real server the conformance tests start
   chromium                     # the HTML timeline test loads the page in headless Chromium
+  jq                           # scripts/figures.sh reads the benchmarks' and zksim's JSON reports
 )
 
 missing=()

@@ -86,6 +86,16 @@ bench_sh_builds_the_benchmarks() {
   [ "$(cached CMAKE_BUILD_TYPE)" = Release ] || fail "benchmarks built as $(cached CMAKE_BUILD_TYPE)"
 }
 
+# figures.sh refuses an option it does not know, as bad usage (2), before it
+# builds or measures anything.
+figures_sh_refuses_unknown_options() {
+  rc=0
+  out="$(bash "$sandbox/scripts/figures.sh" --quick --bogus 2>&1)" || rc=$?
+  [ "$rc" = 2 ] || fail "figures.sh --bogus exited $rc: $out"
+  grep -q "unknown option '--bogus'" <<<"$out" || fail "figures.sh --bogus said: $out"
+  [ ! -e "$sandbox/build" ] || fail "figures.sh built before refusing"
+}
+
 # install-deps.sh waits while another apt-get holds apt's locks.
 install_deps_waits_for_apt_locks() {
   stub dpkg-query 'exit 1'   # nothing installed

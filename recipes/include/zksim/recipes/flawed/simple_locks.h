@@ -1,11 +1,20 @@
 // FLAWED ON PURPOSE — teaching material; do not use. Four exclusive locks
-// that each get one thing wrong that the correct Lock (lock.h) gets right.
-// Same interface as Lock.
+// that get wrong what the correct Lock (lock.h) gets right. Same interface
+// as Lock.
+//
+// What all four get wrong (OneNodeLock below): none listens to session
+// events, so a holder believes it holds from the grant until release(),
+// even after its session expired and the server gave the lock to the next
+// contender. So each breaks mutual exclusion as the clients believe it once
+// a holder's session expires (`zksim matrix` shows it for each under
+// expire-session); a fenced resource still refuses the stale holder.
+// ForgetfulLock has only this bug; the other three have one more each, the
+// one flawed_recipes() names them for.
 //
 // HerdLock — every waiter sets a child watch on the lock directory and
 // re-lists on every change, instead of watching its predecessor (the
-// "herd effect" the ZooKeeper recipes page warns about). Safe, but each
-// release wakes every waiter. Breaks: herd-effect freedom.
+// "herd effect" the ZooKeeper recipes page warns about): each release wakes
+// every waiter. Breaks: herd-effect freedom.
 //
 // NoGuidLock — contender nodes carry no unique id, so a create whose reply
 // was lost (applied, then ConnectionLoss) is simply created again: the first
@@ -22,10 +31,9 @@
 // loop that ZooKeeper's docs warn about: NoNode and SessionExpired are not
 // retryable). Breaks: the run never ends (runaway).
 //
-// ForgetfulLock — acquires correctly but never listens to session events:
-// once granted it believes it holds until release(), even after its session
-// expired and the server gave the lock to the next contender. Breaks: mutual
-// exclusion as the clients believe it (a fenced resource still refuses it).
+// ForgetfulLock — acquires correctly and has only the bug all four share:
+// once granted it believes it holds until release(). Breaks: mutual
+// exclusion as the clients believe it.
 //
 //   HerdLock lock(zk, "/locks/a");                          // same calls as Lock
 //   if (auto g = co_await lock.acquire()) { ... co_await lock.release(); }
