@@ -243,6 +243,29 @@ std::vector<Violation> check_herd(const Wakeups& worst, int allowed) {
                     worst.clients, worst.time}};
 }
 
+std::vector<Violation> check_shared_herd(const std::vector<SharedWakeups>& changes) {
+  const auto names = [](const std::vector<int>& clients) {
+    std::vector<std::string> out;
+    for (int c : clients) out.push_back(fmt::format("c{}", c));
+    return fmt::format("{}", fmt::join(out, ", "));
+  };
+  for (const SharedWakeups& c : changes) {
+    if (c.writers.size() > 1) {
+      return {Violation{"herd-effect",
+                        fmt::format("one change of {} at t={} woke {} writers ({}; at most 1 can be granted)", c.path,
+                                    c.time, c.writers.size(), names(c.writers)),
+                        c.writers, c.time}};
+    }
+    if (c.reader_node && !c.readers.empty()) {
+      return {Violation{"herd-effect",
+                        fmt::format("a reader's change of {} at t={} woke {} reader(s) ({}), which wait only for writers",
+                                    c.path, c.time, c.readers.size(), names(c.readers)),
+                        c.readers, c.time}};
+    }
+  }
+  return {};
+}
+
 std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left, bool at_least_once) {
   std::vector<Violation> out;
   std::map<std::string, const Op*> puts;                // put ended ok, in info, or never

@@ -119,6 +119,13 @@ std::unique_ptr<AnyLock> make_lock(const Workload& w, Client& zk, int id, HoldLi
   return nullptr;
 }
 
+// Read/write locks: which clients write (every third), and which nodes
+// are a writer's (the recipes' markers: "write-" and the blog lock's "-w-").
+bool writes(int client) { return client % 3 == 0; }
+bool writer_node(std::string_view name) {
+  return name.find("write") != std::string_view::npos || name.find("-w-") != std::string_view::npos;
+}
+
 // The server's view of a grant: does the node exist, and how many
 // conflicting contenders in its directory were created before it (for a
 // read grant of a read/write lock, only writers conflict).
@@ -130,8 +137,7 @@ ServerGrant server_view(const Server& server, int client, TimeMs now, const std:
   g.exists = true;
   const std::string dir(parent_of(node));
   for (const std::string& child : server.children(dir)) {
-    bool writer = child.find("write") != std::string::npos || child.find("-w-") != std::string::npos;
-    if (read_grant && !writer) continue;
+    if (read_grant && !writer_node(child)) continue;
     std::optional<Stat> other = server.stat(dir + "/" + child);
     if (other && other->czxid < own->czxid) ++g.ahead;
   }
@@ -201,7 +207,7 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
     };
     auto lock = make_lock(w, zk, id, std::move(on_hold));
     if (!lock) return fmt::format("unknown recipe '{}'", w.recipe);
-    bool write = i % 3 == 0;  // read/write locks: every third client writes
+    const bool write = writes(id);
     world.spawn(zk, lock_client(zk, id, w, s, std::move(lock), write));
   }
   return {};
@@ -212,7 +218,7 @@ bool is_rw(const std::string& r) { return r.find("rw-lock") != std::string::npos
 std::vector<std::string> properties(const std::string& r) {
   std::vector<std::string> out;
   if (is_rw(r)) {
-    out = {"read-write-exclusion", "server-exclusion", "fenced-exclusion"};
+    out = {"read-write-exclusion", "server-exclusion", "herd-effect", "fenced-exclusion"};
   } else if (r == "semaphore") {
     out = {"semaphore-leases", "server-exclusion"};
   } else {
@@ -243,6 +249,25 @@ Wakeups max_wakeups(const Trace& trace) {
   if (!most) return {};
   Wakeups out = *most;
   std::sort(out.clients.begin(), out.clients.end());
+  return out;
+}
+
+// Every change that woke waiters of a read/write lock, by role.
+std::vector<SharedWakeups> shared_wakeups(const Trace& trace) {
+  std::map<std::pair<std::int64_t, std::string_view>, std::size_t> index;  // views into `trace`
+  std::vector<SharedWakeups> out;
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind != TraceKind::Watch) continue;
+    auto type = static_cast<EventType>(e.code);
+    if (type != EventType::NodeDeleted && type != EventType::NodeChildrenChanged) continue;
+    auto [it, fresh] = index.emplace(std::pair{e.zxid, std::string_view(e.path)}, out.size());
+    if (fresh) {
+      const std::string_view name = std::string_view(e.path).substr(e.path.rfind('/') + 1);
+      out.push_back(SharedWakeups{e.time, e.path, type == EventType::NodeDeleted && !writer_node(name), {}, {}});
+    }
+    SharedWakeups& w = out[it->second];
+    (writes(e.client) ? w.writers : w.readers).push_back(e.client);
+  }
   return out;
 }
 
@@ -298,6 +323,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   if (is_rw(r)) {
     append(v, check_read_write(believed("acquire-read", "release-read"),
                                believed("acquire-write", "release-write")));
+    append(v, check_shared_herd(shared_wakeups(world.trace())));
   } else if (r == "semaphore") {
     // Wake-ups are reported, not judged: two waiters may watch one node
     // after the positions before them shifted.

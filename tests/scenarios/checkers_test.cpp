@@ -188,6 +188,34 @@ TEST(HerdChecker, AReleaseWakingSeveralFailsNamingThemAndWhen) {
   EXPECT_NE(v[0].message.find("/l/a"), std::string::npos);
 }
 
+TEST(SharedHerdChecker, AWriterReleaseWakingEveryReaderIsFine) {
+  EXPECT_TRUE(check_shared_herd({SharedWakeups{10, "/rw/write-1", false, {}, {1, 2, 4, 5}}}).empty());
+}
+
+TEST(SharedHerdChecker, AWriterWokenByItsPredecessorReaderIsFine) {
+  // Even while an older reader still holds: one watch cannot wait for the
+  // last of several readers.
+  EXPECT_TRUE(check_shared_herd({SharedWakeups{10, "/rw/read-2", true, {3}, {}}}).empty());
+  EXPECT_TRUE(check_shared_herd({}).empty());
+}
+
+TEST(SharedHerdChecker, AChangeWakingTwoWritersFails) {
+  auto v = check_shared_herd({SharedWakeups{5, "/rw/read-1", true, {}, {}},
+                              SharedWakeups{20, "/rw/write-1", false, {0, 3}, {1}}});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "herd-effect");
+  EXPECT_EQ(v[0].time, 20);
+  EXPECT_EQ(v[0].clients, (std::vector<int>{0, 3}));
+  EXPECT_NE(v[0].message.find("woke 2 writers"), std::string::npos) << v[0].message;
+}
+
+TEST(SharedHerdChecker, AReadersChangeWakingAReaderFails) {
+  auto v = check_shared_herd({SharedWakeups{7, "/rw/read-1", true, {}, {2}}});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].clients, (std::vector<int>{2}));
+  EXPECT_NE(v[0].message.find("wait only for writers"), std::string::npos) << v[0].message;
+}
+
 TEST(QueueChecker, DeliveredOnceInOrderPasses) {
   History h;
   op(h, 0, "put", 0, 5, Outcome::Ok, "a");

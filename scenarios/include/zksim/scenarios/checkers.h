@@ -106,6 +106,21 @@ struct Wakeups {
 // Herd effect: wake-ups per release; an exclusive lock allows at most one.
 std::vector<Violation> check_herd(const Wakeups& worst, int allowed);
 
+// One change's wake-ups in a shared/exclusive (read/write) lock.
+struct SharedWakeups {
+  TimeMs time = 0;
+  std::string path;
+  bool reader_node = false;         // the changed node was a reader's
+  std::vector<int> writers, readers;  // the waiters it woke, by role
+};
+// Herd effect for shared/exclusive locks: a change that wakes more than one
+// writer (one at most can be granted), or a reader's change that wakes a
+// reader (a reader waits only for writers, so a reader's leaving never
+// grants it). A writer's release that wakes every reader behind it is fine,
+// and so is a writer woken by its predecessor's change, even when an older
+// reader still holds (no single watch can wait for the last of several).
+std::vector<Violation> check_shared_herd(const std::vector<SharedWakeups>& changes);
+
 // Queue, over "put" and "take" ops whose value is the item (values are
 // unique) and the values still queued at the end (`left`).
 //
