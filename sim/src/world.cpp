@@ -439,15 +439,9 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(const Handle& h, const
     return std::nullopt;
   }
   // One decision per request; 0 (and every low value) means no fault.
-  std::uint32_t c = decisions.pick(1000);
-  std::uint32_t top = 1000;
-  for (int k = 0; k < kFaultKinds; ++k) {
-    std::uint32_t r = cfg.nemesis.per_mille[k];
-    if (c < top && c + r >= top) {
-      if (++storm.struck == kNemesisStorm) storm = Storm{.calm = kNemesisStorm};
-      return Strike{static_cast<FaultKind>(k), true};
-    }
-    top = top > r ? top - r : 0;
+  if (const std::optional<FaultKind> k = cfg.nemesis.strike(decisions.pick(kNemesisChoices))) {
+    if (++storm.struck == kNemesisStorm) storm = Storm{.calm = kNemesisStorm};
+    return Strike{*k, true};
   }
   storm.struck = 0;
   return std::nullopt;

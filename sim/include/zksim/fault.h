@@ -58,6 +58,9 @@ struct ScriptedFault {
 // nor wait for a calm.
 inline constexpr int kNemesisStorm = 16;
 
+// The nemesis's decision on a request is pick(kNemesisChoices).
+inline constexpr std::uint32_t kNemesisChoices = 1000;
+
 // Per-request probabilities, in thousandths, of each fault class striking
 // when a request reaches the server (storms end: see kNemesisStorm). Drops
 // and delays hit the requester; expiry, pause and crash hit a client chosen
@@ -73,6 +76,16 @@ struct NemesisRates {
     }
     return false;
   }
+  // The class a nemesis decision `choice` strikes with, or nullopt (no
+  // fault). Each class takes a band of per_mille[k] choices, down from the
+  // top in FaultKind order, so 0 and every low choice is no fault (unless
+  // the rates add up to 1000 or more).
+  std::optional<FaultKind> strike(std::uint32_t choice) const;
+  // The smallest choice that strikes with `kind`, or nullopt when none does
+  // (its rate is 0, or the classes before it take every choice). With
+  // strike(0) this names every outcome of a nemesis decision, which is what
+  // a bounded exhaustive search tries instead of all 1000 choices.
+  std::optional<std::uint32_t> choice_for(FaultKind kind) const;
 };
 
 }  // namespace zksim
