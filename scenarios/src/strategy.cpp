@@ -14,11 +14,11 @@ std::string_view strategy_name(Strategy s) { return strategy_names()[static_cast
 std::string_view strategy_summary(Strategy s) {
   switch (s) {
     case Strategy::Random:
-      return "seeded runs, every decision drawn at random";
+      return "seeded runs, every decision drawn at random (the default)";
     case Strategy::FixedLatency:
-      return "seeded runs in which every message takes exactly the latency (no delay drawn); faults still drawn";
+      return "seeded runs, no delay drawn: every message takes exactly the latency";
     case Strategy::Dfs:
-      return "every schedule of the first D decisions, depth first (no fault or each fault class at a nemesis decision)";
+      return "every schedule of the first D decisions, depth first (latency fixed under a nemesis)";
   }
   return {};
 }
@@ -31,7 +31,7 @@ std::optional<Strategy> strategy_named(std::string_view name) {
 }
 
 WorldConfig strategy_config(Strategy s, WorldConfig config) {
-  if (s == Strategy::FixedLatency) config.delay_choices = 1;
+  if (s == Strategy::FixedLatency || (s == Strategy::Dfs && config.nemesis.any())) config.delay_choices = 1;
   return config;
 }
 

@@ -48,7 +48,16 @@ TEST(Strategy, FixedLatencyDrawsNoDelays) {
   CountingDecisions nemesis;
   run(one, nemesis, {}, strategy_config(Strategy::FixedLatency, faulty));
   EXPECT_GT(nemesis.count, 0);
+}
+
+// With a nemesis a search's depth goes to where faults strike, not to the
+// delays of the first few messages; without one, to the delays.
+TEST(Strategy, DfsHoldsLatencyFixedUnderANemesisOnly) {
   EXPECT_EQ(strategy_config(Strategy::Dfs, WorldConfig{}).delay_choices, WorldConfig{}.delay_choices);
+  WorldConfig faulty;
+  faulty.nemesis.per_mille[static_cast<int>(FaultKind::DropAfterApply)] = 50;
+  EXPECT_EQ(strategy_config(Strategy::Dfs, faulty).delay_choices, 1u);
+  EXPECT_EQ(strategy_config(Strategy::Random, faulty).delay_choices, faulty.delay_choices);
 }
 
 TEST(Strategy, DfsTriesNoFaultAndEachFaultClassOnceAtANemesisDecision) {
