@@ -320,7 +320,8 @@ TEST(CliExplore, DfsFindsTheFlawedRecipeAndItsScenarioReplays) {
   EXPECT_NE(herd.out.find("first in schedule 0\n"), std::string::npos) << herd.out;
   // The no-GUID lock needs a lost create reply: the search tries that at each nemesis decision.
   Ran j = zksim({"explore", "--recipe", "flawed/no-guid-lock", "--clients", "2", "--rounds", "2", "--faults",
-                 "drop-after-apply", "--strategy", "dfs", "--json", "--out", d.path()});
+                 "drop-after-apply", "--strategy", "dfs", "--runs", "300", "--shrink-runs", "200", "--json", "--out",
+                 d.path()});
   ASSERT_EQ(j.status, 1) << j.out << j.err;
   const nlohmann::json doc = parse_json(j.out);
   EXPECT_EQ(doc["campaign"]["delay_choices"], 1) << "under a nemesis the search holds latency fixed";
