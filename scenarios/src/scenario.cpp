@@ -64,7 +64,7 @@ std::string once_key(const std::vector<Word>& w) {
   static const std::set<std::string> once{"recipe", "clients", "rounds", "hold-ms", "think-ms",
                                           "timeout-ms", "session-timeout-ms", "leases", "producers",
                                           "delay-choices", "nemesis-pause-ms", "nemesis-delay-ms",
-                                          "reentrant", "swarm", "seed", "expect"};
+                                          "reentrant", "swarm", "seed", "strategy", "expect"};
   if (w[0].text == "nemesis" && w.size() > 1) return "nemesis " + w[1].text;
   return once.count(w[0].text) ? w[0].text : "";
 }
@@ -147,6 +147,13 @@ class LineParser {
       auto [p, ec] = std::from_chars(w_[1].text.data(), w_[1].text.data() + w_[1].text.size(), seed);
       if (ec != std::errc() || p != w_[1].text.data() + w_[1].text.size()) return at(1, fmt::format("'{}' is not a seed (an unsigned 64-bit number)", w_[1].text));
       s_.seed = seed;
+      return done(2);
+    }
+    if (d == "strategy") {
+      if (w_.size() < 2) return at(1, "missing strategy name");
+      const std::optional<Strategy> strategy = strategy_named(w_[1].text);
+      if (!strategy) return at(1, fmt::format("unknown strategy '{}' (known: {})", w_[1].text, fmt::join(strategy_names(), ", ")));
+      s_.strategy = *strategy;
       return done(2);
     }
     if (d == "decisions") {
@@ -264,6 +271,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   bool saw_version = false, saw_workload = false;
   std::vector<int> fault_lines;
   int producers_line = 0, producers_col = 0, size_line = 1;  // size: where clients or rounds were set
+  int strategy_line = 0, strategy_col = 0;
   std::map<std::string, int> first_line;  // by once_key
   auto fail = [&](int line_no, int col, const std::string& message) -> std::optional<Scenario> {
     if (error) *error = ParseError{file, line_no, col, escaped(message)};
@@ -287,12 +295,21 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     }
     if (s.faults.size() > faults_before) fault_lines.push_back(n);
     if (w[0].text == "producers") producers_line = n, producers_col = w[1].col;
+    if (w[0].text == "strategy") strategy_line = n, strategy_col = w[1].col;
     if (w[0].text == "clients" || w[0].text == "rounds") size_line = n;
   }
   if (!saw_version) return fail(n == 0 ? 1 : n, 1, "empty scenario: expected 'zksim-scenario 1'");
   if (producers_line && s.workload.producers > s.workload.clients) {
     return fail(producers_line, producers_col, fmt::format("{} producers, but there are {} clients",
                                                            s.workload.producers, s.workload.clients));
+  }
+  if (s.strategy == Strategy::FixedLatency && s.config.delay_choices != 1) {
+    return fail(strategy_line, strategy_col,
+                fmt::format("'strategy fixed-latency' draws no delays: it needs 'delay-choices 1' (this file has {})",
+                            s.config.delay_choices));
+  }
+  if (s.strategy == Strategy::Dfs && s.seed) {
+    return fail(strategy_line, strategy_col, "'strategy dfs' has no seed: its run is its decision list");
   }
   for (std::size_t i = 0; i < s.faults.size(); ++i) {
     if (s.faults[i].client >= s.workload.clients) {
@@ -344,6 +361,7 @@ std::string write_scenario(const Scenario& s) {
     if (f.duration_ms) out += fmt::format(" for {}", f.duration_ms);
     out += "\n";
   }
+  if (s.strategy != Strategy::Random) out += fmt::format("strategy {}\n", strategy_name(s.strategy));
   if (s.seed) out += fmt::format("seed {}\n", *s.seed);
   if (!s.seed && s.decisions.empty()) out += "decisions\n";
   for (std::size_t i = 0; i < s.decisions.size(); i += 32) {

@@ -440,15 +440,9 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(const Handle& h, const
     return std::nullopt;
   }
   // One decision per request; 0 (and every low value) means no fault.
-  std::uint32_t c = decisions.pick(1000);
-  std::uint32_t top = 1000;
-  for (int k = 0; k < kFaultKinds; ++k) {
-    std::uint32_t r = cfg.nemesis.per_mille[k];
-    if (c < top && c + r >= top) {
-      if (++storm.struck == kNemesisStorm) storm = Storm{.calm = kNemesisStorm};
-      return Strike{static_cast<FaultKind>(k), true};
-    }
-    top = top > r ? top - r : 0;
+  if (const std::optional<FaultKind> k = cfg.nemesis.strike(decisions.pick(kNemesisChoices))) {
+    if (++storm.struck == kNemesisStorm) storm = Storm{.calm = kNemesisStorm};
+    return Strike{*k, true};
   }
   storm.struck = 0;
   return std::nullopt;
@@ -496,19 +490,11 @@ void World::Impl::timed_window() {
   call_at(now + kTimedWindowMs, [this] { timed_window(); });
   // One decision a window; 0 (and every low value) means no fault, as for
   // the request-triggered classes.
-  const std::uint32_t c = decisions.pick(1000);
-  std::uint32_t top = 1000;
-  for (int k = kFaultKinds; k < kFaultClasses; ++k) {
-    const std::uint32_t r = cfg.nemesis.per_mille[k];
-    if (c < top && c + r >= top) {
-      const auto fault = static_cast<TimedFault>(k);
-      call_at(now + decisions.pick(static_cast<std::uint32_t>(kTimedWindowMs)), [this, fault] {
-        if (cfg.nemesis.per_mille[static_cast<int>(fault)]) strike_timed(fault);
-      });
-      return;
-    }
-    top = top > r ? top - r : 0;
-  }
+  const std::optional<TimedFault> fault = cfg.nemesis.strike_timed(decisions.pick(kNemesisChoices));
+  if (!fault) return;
+  call_at(now + decisions.pick(static_cast<std::uint32_t>(kTimedWindowMs)), [this, f = *fault] {
+    if (cfg.nemesis.per_mille[static_cast<int>(f)]) strike_timed(f);
+  });
 }
 
 void World::Impl::strike_timed(TimedFault fault) {

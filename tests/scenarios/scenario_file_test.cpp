@@ -137,6 +137,49 @@ TEST(ScenarioFileErrors, AFaultOnAllClientsNeedsATime) {
             "t.scn:3:36: a fault on 'client all' needs 'at <ms>'");
 }
 
+// How a run was found is written down; the run itself is the file's config
+// and decisions, the same with or without the line.
+TEST(ScenarioFile, StrategyIsRecordedAndReplays) {
+  const std::string body = "zksim-scenario 1\nrecipe lock\nclients 2\nrounds 2\ndelay-choices 1\n";
+  ParseError e;
+  auto s = parse_scenario(body + "strategy fixed-latency\nseed 7\nexpect pass\n", "f.scn", &e);
+  ASSERT_TRUE(s) << e.text();
+  EXPECT_EQ(s->strategy, Strategy::FixedLatency);
+  const std::string written = write_scenario(*s);
+  EXPECT_NE(written.find("\nstrategy fixed-latency\n"), std::string::npos) << written;
+  auto again = parse_scenario(written, "g.scn", nullptr);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->strategy, Strategy::FixedLatency);
+  EXPECT_EQ(write_scenario(*again), written);
+  auto plain = parse_scenario(body + "seed 7\nexpect pass\n", "p.scn", nullptr);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(run_scenario(*again).result.trace_hash, run_scenario(*plain).result.trace_hash);
+  // Random is the default, and not written.
+  EXPECT_EQ(plain->strategy, Strategy::Random);
+  EXPECT_EQ(write_scenario(*plain).find("strategy"), std::string::npos);
+  // A dfs schedule is a decision list.
+  auto dfs = parse_scenario(body + "strategy dfs\ndecisions 0 2 1\nexpect pass\n", "d.scn", &e);
+  ASSERT_TRUE(dfs) << e.text();
+  EXPECT_EQ(dfs->strategy, Strategy::Dfs);
+  EXPECT_NE(write_scenario(*dfs).find("\nstrategy dfs\ndecisions 0 2 1\n"), std::string::npos) << write_scenario(*dfs);
+}
+
+TEST(ScenarioFileErrors, UnknownStrategy) {
+  EXPECT_EQ(error_of("zksim-scenario 1\nstrategy bfs\n"), "t.scn:2:10: unknown strategy 'bfs' (known: random, fixed-latency, dfs)");
+  EXPECT_EQ(error_of("zksim-scenario 1\nstrategy\n"), "t.scn:2:10: missing strategy name");
+  EXPECT_EQ(error_of("zksim-scenario 1\nstrategy dfs dfs\n"), "t.scn:2:14: unexpected 'dfs'");
+  EXPECT_EQ(error_of("zksim-scenario 1\nstrategy dfs\nstrategy dfs\n"), "t.scn:3:1: 'strategy' given twice (first on line 2)");
+}
+
+TEST(ScenarioFileErrors, AStrategyMustBeHowTheFileRuns) {
+  EXPECT_EQ(error_of("zksim-scenario 1\nstrategy fixed-latency\nseed 3\n"),
+            "t.scn:2:10: 'strategy fixed-latency' draws no delays: it needs 'delay-choices 1' (this file has 3)");
+  EXPECT_EQ(error_of("zksim-scenario 1\ndelay-choices 1\nstrategy fixed-latency\nseed 3\n"), "");
+  EXPECT_EQ(error_of("zksim-scenario 1\nseed 3\nstrategy dfs\n"),
+            "t.scn:3:10: 'strategy dfs' has no seed: its run is its decision list");
+  EXPECT_EQ(error_of("zksim-scenario 1\nstrategy random\nseed 3\n"), "");
+}
+
 TEST(ScenarioFileErrors, MissingVersionLine) {
   EXPECT_EQ(error_of("recipe lock\n"), "t.scn:1:1: expected 'zksim-scenario 1' first");
   EXPECT_EQ(error_of(""), "t.scn:1:1: empty scenario: expected 'zksim-scenario 1'");

@@ -1,5 +1,6 @@
 // The seeded nemesis at its extremes: storms end (fault.h, kNemesisStorm),
-// so a run's work follows its requests even when every request is struck.
+// so a run's work follows its requests even when every request is struck;
+// and the choice that makes it strike with each class.
 #include "world_fixture.h"
 
 #include <fmt/format.h>
@@ -119,6 +120,47 @@ TEST(NemesisStorms, ARunAtRate1000OfEveryClassEndsWithWorkBoundedByItsRequests) 
       EXPECT_LT(o.ended, 60'000) << "class " << kind << " seed " << seed;
       EXPECT_LT(o.events, 2'000u) << "class " << kind << " seed " << seed;
     }
+  }
+}
+
+// A bounded search tries "no fault" and each fault class at a nemesis
+// decision through the choices NemesisRates names (fault.h), so they must
+// be the ones the world strikes with.
+TEST(NemesisChoices, TheChoiceForAClassIsTheSmallestThatStrikesWithIt) {
+  const NemesisRates rates = at_rate(kAllClasses, 30).nemesis;
+  EXPECT_FALSE(rates.strike(0));
+  for (int k = 0; k < kFaultKinds; ++k) {
+    const auto kind = static_cast<FaultKind>(k);
+    const std::optional<std::uint32_t> c = rates.choice_for(kind);
+    ASSERT_TRUE(c) << k;
+    ASSERT_LT(*c, kNemesisChoices);
+    EXPECT_EQ(rates.strike(*c), kind) << k;
+    EXPECT_NE(rates.strike(*c - 1), kind) << k;
+  }
+  // A class at rate 0 has no choice; one at 1000 takes every choice, 0 too,
+  // and leaves none to the classes after it.
+  NemesisRates some = at_rate(static_cast<int>(FaultKind::Pause), 30).nemesis;
+  EXPECT_FALSE(some.choice_for(FaultKind::Crash));
+  some.per_mille[static_cast<int>(FaultKind::DropBeforeApply)] = 1000;
+  EXPECT_EQ(some.choice_for(FaultKind::DropBeforeApply), 0u);
+  EXPECT_EQ(some.strike(0), FaultKind::DropBeforeApply);
+  EXPECT_FALSE(some.choice_for(FaultKind::Pause));
+}
+
+TEST(NemesisChoices, TheWorldStrikesWithTheClassTheChoiceIsFor) {
+  for (int k = 0; k < kFaultKinds; ++k) {
+    WorldConfig cfg = quiet();  // no delays drawn: the first decision is the nemesis's
+    cfg.nemesis = at_rate(kAllClasses, 30).nemesis;
+    ListDecisions d({*cfg.nemesis.choice_for(static_cast<FaultKind>(k))});
+    World w(cfg, d);
+    Client& c = w.open("a", 2000);
+    w.spawn(c, [](Client& c) -> Task<> { co_await c.exists("/"); }(c));
+    w.run_until(10'000);
+    int struck = -1;
+    for (const TraceEvent& e : w.trace().events()) {
+      if (e.kind == TraceKind::Fault && struck < 0) struck = e.code;
+    }
+    EXPECT_EQ(struck, k) << fault_kind_name(k);
   }
 }
 

@@ -84,8 +84,9 @@ TEST(Cli, ListNamesRecipesPropertiesAndFaultClassesOneALine) {
   ASSERT_EQ(j.status, 0);
   nlohmann::json doc = parse_json(j.out);
   ASSERT_TRUE(doc.is_object());
-  // Text and JSON list the same things: one line per recipe, property and class.
-  EXPECT_EQ(lines(r.out), static_cast<int>(doc["recipes"].size() + doc["properties"].size() + doc["fault_classes"].size()));
+  // Text and JSON list the same things: one line per recipe, property, class and strategy.
+  EXPECT_EQ(lines(r.out), static_cast<int>(doc["recipes"].size() + doc["properties"].size() + doc["fault_classes"].size() +
+                                           doc["strategies"].size()));
   EXPECT_EQ(doc["fault_classes"].size(), 9u);  // six on requests, three on time
   int flawed = 0;
   for (const auto& recipe : doc["recipes"]) {
@@ -96,6 +97,21 @@ TEST(Cli, ListNamesRecipesPropertiesAndFaultClassesOneALine) {
     }
   }
   EXPECT_GE(flawed, 6);
+}
+
+TEST(Cli, ListNamesTheStrategiesAndExploreHelpDocumentsThem) {
+  Ran r = zksim({"list"});
+  ASSERT_EQ(r.status, 0);
+  Ran j = zksim({"list", "--json"});
+  EXPECT_EQ(parse_json(j.out)["strategies"], nlohmann::json({"random", "fixed-latency", "dfs"}));
+  Ran help = zksim({"explore", "--help"});
+  ASSERT_EQ(help.status, 0);
+  for (const char* name : {"random", "fixed-latency", "dfs"}) {
+    EXPECT_NE(r.out.find(std::string("strategy ") + name + "\n"), std::string::npos) << name << ": " << r.out;
+    EXPECT_NE(help.out.find(std::string("  ") + name + " "), std::string::npos) << name << ": " << help.out;
+  }
+  EXPECT_NE(help.out.find("--strategy NAME"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--depth D"), std::string::npos) << help.out;
 }
 
 }  // namespace

@@ -208,6 +208,176 @@ TEST(CliExplore, ShrinkingNeverRunsMoreThanShrinkRuns) {
   }
 }
 
+// --- strategies ---
+
+// Pinned before strategies existed (commit 1886248): the same campaign
+// makes the same runs, finds the same first runs and shrinks them the same.
+TEST(CliExplore, RandomIsTheDefaultAndUnchanged) {
+  TempDir d;
+  Ran plain = zksim(with(no_guid(d, "40"), {"--json"}));
+  Ran random = zksim(with(no_guid(d, "40"), {"--json", "--strategy", "random"}));
+  ASSERT_EQ(plain.status, 1) << plain.err;
+  EXPECT_EQ(random.out, plain.out);
+  const nlohmann::json doc = parse_json(plain.out);
+  EXPECT_EQ(doc["campaign"]["strategy"], "random");
+  EXPECT_FALSE(doc.contains("exhausted"));
+  EXPECT_EQ(doc["runs"], 40);
+  EXPECT_EQ(doc["violating_runs"], 18);
+  ASSERT_EQ(doc["violations"].size(), 2u);
+  for (const auto& v : doc["violations"]) {
+    EXPECT_EQ(v["first_run"], 1) << v.dump();
+    EXPECT_EQ(v["seed"], 2) << v.dump();
+    EXPECT_EQ(v["runs"], 18) << v.dump();
+    EXPECT_EQ(v["decisions"], 148) << v.dump();
+    EXPECT_EQ(v["shrunk_decisions"], 96) << v.dump();
+    const std::string file = v["scenario"].get<std::string>();
+    EXPECT_TRUE(file.ends_with(".seed2.scn")) << file;
+    EXPECT_EQ(read_file(file).find("\nstrategy "), std::string::npos) << file;
+  }
+  Ran text = zksim(no_guid(d, "40"));
+  EXPECT_TRUE(text.out.starts_with("explore flawed/no-guid-lock (faults: drop-after-apply; 3 clients x 3 rounds, hold 5 ms): "
+                                   "40 runs from seed 1\n")) << text.out;
+  EXPECT_NE(text.out.find("first in run 1 (seed 2)\n"), std::string::npos) << text.out;
+}
+
+TEST(CliExplore, UnknownStrategyIsBadInput) {
+  for (const char* name : {"bfs", "", "Random"}) {
+    Ran r = zksim({"explore", "--recipe", "lock", "--runs", "2", "--strategy", name});
+    EXPECT_EQ(r.status, 2) << name;
+    EXPECT_EQ(lines(r.err), 1) << name << ": " << r.err;
+    EXPECT_NE(r.err.find("zksim explore --strategy: unknown strategy '" + std::string(name) + "' (known: random, fixed-latency, dfs)"),
+              std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
+// Each strategy's finding is written with its strategy, and replays; the
+// fixed-latency one with its delays held to the latency.
+TEST(CliExplore, StrategyIsRecordedAndReplays) {
+  TempDir d;
+  for (const std::string strategy : {"fixed-latency", "dfs"}) {
+    std::vector<std::string> args = no_guid(d, "400");
+    if (strategy == "dfs") args = with(args, {"--depth", "8"});
+    Ran r = zksim(with(args, {"--strategy", strategy, "--json"}));
+    ASSERT_EQ(r.status, 1) << strategy << ": " << r.out << r.err;
+    const nlohmann::json doc = parse_json(r.out);
+    EXPECT_EQ(doc["campaign"]["strategy"], strategy);
+    ASSERT_FALSE(doc["violations"].empty()) << strategy;
+    for (const auto& v : doc["violations"]) {
+      const std::string file = v["scenario"].get<std::string>();
+      std::string suffix = strategy;
+      suffix += strategy == "dfs" ? "-schedule" : "-seed";
+      suffix += v["seed"].dump();
+      EXPECT_TRUE(file.ends_with(suffix + ".scn")) << file;
+      const std::string text = read_file(file);
+      EXPECT_NE(text.find("\nstrategy " + strategy + "\n"), std::string::npos) << text;
+      if (strategy == "fixed-latency") {
+        EXPECT_NE(text.find("\ndelay-choices 1\n"), std::string::npos) << text;
+      }
+      Ran again = zksim({"replay", file});
+      EXPECT_EQ(again.status, 0) << file << ": " << again.out << again.err;
+      EXPECT_NE(again.out.find("(expected violation " + v["property"].get<std::string>() + ")"), std::string::npos);
+    }
+  }
+}
+
+TEST(CliExplore, FixedLatencyRunsAreOtherRunsAndMergeOnlyWithTheirOwn) {
+  TempDir d;
+  Ran random = zksim(with(no_guid(d, "40"), {"--json", "--shard", "0/2"}));
+  Ran fixed = zksim(with(no_guid(d, "40"), {"--json", "--shard", "1/2", "--strategy", "fixed-latency"}));
+  Ran fixed0 = zksim(with(no_guid(d, "40"), {"--json", "--shard", "0/2", "--strategy", "fixed-latency"}));
+  ASSERT_NE(fixed.status, 2) << fixed.err;
+  EXPECT_NE(parse_json(fixed0.out)["probes"], parse_json(random.out)["probes"]);
+  Ran mixed = zksim({"merge", d.write("r.json", random.out), d.write("f.json", fixed.out)});
+  EXPECT_EQ(mixed.status, 2);
+  EXPECT_NE(mixed.err.find("a different campaign"), std::string::npos) << mixed.err;
+  EXPECT_NE(zksim({"merge", d.write("f0.json", fixed0.out), d.file("f.json")}).status, 2);
+  // Workers run fixed-latency too, with the same results.
+  EXPECT_EQ(zksim(with(no_guid(d, "40"), {"--json", "--strategy", "fixed-latency", "--jobs", "2"})).out,
+            zksim(with(no_guid(d, "40"), {"--json", "--strategy", "fixed-latency"})).out);
+}
+
+TEST(CliExplore, DfsExhaustsASmallSpaceAndSaysSo) {
+  TempDir d;
+  const std::vector<std::string> small{"explore", "--recipe", "lock", "--clients", "2", "--rounds", "1",
+                                       "--strategy", "dfs", "--depth", "4", "--out", d.path()};
+  Ran all = zksim(with(small, {"--json"}));
+  ASSERT_EQ(all.status, 0) << all.err;
+  const nlohmann::json doc = parse_json(all.out);
+  EXPECT_TRUE(doc["exhausted"].get<bool>());
+  EXPECT_EQ(doc["campaign"]["depth"], 4);
+  const int schedules = doc["runs"].get<int>();
+  EXPECT_GT(schedules, 1);
+  EXPECT_LE(schedules, 81) << "at most 3 choices at each of 4 decisions";
+  Ran text = zksim(small);
+  EXPECT_TRUE(text.out.starts_with("explore lock (strategy dfs, depth 4; faults: none; 2 clients x 1 rounds, hold 5 ms): "))
+      << text.out;
+  EXPECT_NE(text.out.find("exhausted: all " + std::to_string(schedules) + " schedules within depth 4 explored\n"), std::string::npos)
+      << text.out;
+  // Stopped short of the last schedule, it says so.
+  Ran part = zksim(with(small, {"--runs", std::to_string(schedules - 1)}));
+  EXPECT_NE(part.out.find("not exhausted after " + std::to_string(schedules - 1) + " runs\n"), std::string::npos) << part.out;
+  EXPECT_FALSE(parse_json(zksim(with(small, {"--runs", std::to_string(schedules - 1), "--json"})).out)["exhausted"].get<bool>());
+  // A report of a search merges as one shard of its own.
+  Ran merged = zksim({"merge", "--json", d.write("dfs.json", all.out)});
+  EXPECT_EQ(merged.status, 0) << merged.err;
+  EXPECT_TRUE(parse_json(merged.out)["exhausted"].get<bool>());
+}
+
+TEST(CliExplore, DfsFindsTheFlawedRecipeAndItsScenarioReplays) {
+  TempDir d;
+  // The herd lock fails with no fault at all: the first schedule (every decision 0) shows it.
+  Ran herd = zksim({"explore", "--recipe", "flawed/herd-lock", "--clients", "3", "--strategy", "dfs", "--depth", "6",
+                    "--out", d.path()});
+  ASSERT_EQ(herd.status, 1) << herd.out << herd.err;
+  EXPECT_NE(herd.out.find("VIOLATION herd-effect: in "), std::string::npos) << herd.out;
+  EXPECT_NE(herd.out.find("first in schedule 0\n"), std::string::npos) << herd.out;
+  // The no-GUID lock needs a lost create reply: the search tries that at each nemesis decision.
+  Ran j = zksim({"explore", "--recipe", "flawed/no-guid-lock", "--clients", "2", "--rounds", "2", "--faults",
+                 "drop-after-apply", "--strategy", "dfs", "--runs", "300", "--shrink-runs", "200", "--json", "--out",
+                 d.path()});
+  ASSERT_EQ(j.status, 1) << j.out << j.err;
+  const nlohmann::json doc = parse_json(j.out);
+  EXPECT_EQ(doc["campaign"]["delay_choices"], 1) << "under a nemesis the search holds latency fixed";
+  bool liveness = false;
+  for (const auto& v : doc["violations"]) {
+    EXPECT_EQ(v["seed"], v["first_run"]) << "a schedule's number stands for its seed";
+    if (v["property"] != "liveness") continue;
+    liveness = true;
+    const std::string file = v["scenario"].get<std::string>();
+    EXPECT_TRUE(file.ends_with(".liveness.dfs-schedule" + v["first_run"].dump() + ".scn")) << file;
+    const std::string text = read_file(file);
+    EXPECT_NE(text.find("Found by depth-first search to depth 12 (faults: drop-after-apply) as schedule "), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("\nstrategy dfs\ndecisions "), std::string::npos) << text;
+    Ran again = zksim({"replay", file});
+    EXPECT_EQ(again.status, 0) << again.out << again.err;
+    EXPECT_NE(again.out.find("verdict: violation liveness (expected violation liveness)"), std::string::npos) << again.out;
+  }
+  EXPECT_TRUE(liveness) << j.out;
+}
+
+TEST(CliExplore, DfsRefusesWhatItCannotSearchWithOneLine) {
+  const std::vector<std::string> dfs{"explore", "--recipe", "lock", "--strategy", "dfs", "--runs", "2"};
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {with(dfs, {"--clients", "4"}), "zksim explore --strategy dfs: 4 clients are too many for an exhaustive search (at most 3)"},
+      {with(dfs, {"--jobs", "2"}), "zksim explore --strategy dfs: --jobs and --shard do not apply"},
+      {with(dfs, {"--shard", "0/2"}), "zksim explore --strategy dfs: --jobs and --shard do not apply"},
+      {with(dfs, {"--seed", "5"}), "zksim explore --strategy dfs: --seed does not apply"},
+      {with(dfs, {"--depth", "0"}), "zksim explore --depth: '0' is not a whole number from 1 to 64"},
+      {with(dfs, {"--depth", "65"}), "zksim explore --depth: '65' is not a whole number from 1 to 64"},
+      {{"explore", "--recipe", "lock", "--depth", "5"}, "zksim explore --depth: only with --strategy dfs"},
+      {{"explore", "--recipe", "lock", "--strategy", "fixed-latency", "--depth", "5"}, "zksim explore --depth: only with --strategy dfs"},
+  };
+  for (const auto& [args, message] : cases) {
+    Ran r = zksim(args);
+    EXPECT_EQ(r.status, 2) << message;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_TRUE(r.err.starts_with(message)) << r.err;
+    EXPECT_TRUE(r.out.empty()) << message;
+  }
+}
+
 TEST(CliMerge, EveryNumberInAReportIsChecked) {
   TempDir d;
   Ran r = zksim({"explore", "--recipe", "flawed/no-guid-lock", "--runs", "40", "--clients", "3", "--rounds", "3",
@@ -239,6 +409,9 @@ TEST(CliMerge, EveryNumberInAReportIsChecked) {
       {"/campaign/runs_limit", -40, "runs_limit"},
       {"/campaign/hold_ms", 1.5, "hold_ms"},
       {"/campaign/nemesis_per_mille/drop-after-apply", 5000, "drop-after-apply"},
+      {"/campaign/delay_choices", 0, "delay_choices"},
+      {"/campaign/strategy", "bfs", "strategy"},
+      {"/campaign/strategy", 3, "strategy"},
       // A finding's run must be one of the campaign's, and its seed that run's.
       {"/violations/0/first_run", 40, "not a run of this report"},
       {"/violations/0/seed", 12345, "not the seed of run"},

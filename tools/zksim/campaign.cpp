@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -21,11 +22,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// One run: folds its violations and probes into `out`.
-void run_one(const Campaign& c, std::int64_t index, CampaignResult& out) {
+// Run `index`, from `decisions`: folds its violations and probes into `out`.
+void run_one(const Campaign& c, std::int64_t index, DecisionSource& decisions, CampaignResult& out) {
   const std::uint64_t seed = c.seed + static_cast<std::uint64_t>(index);
-  SeededDecisions seeded(seed);
-  RecordingDecisions recording(seeded);
+  RecordingDecisions recording(decisions);
   scenarios::RunResult r = scenarios::run(c.workload, recording, {}, c.config);
   ++out.runs;
   for (const auto& [name, count] : r.probes) out.probes[name] += count;
@@ -42,7 +42,32 @@ void run_one(const Campaign& c, std::int64_t index, CampaignResult& out) {
     f.seed = seed;
     f.violation = *v;
     f.decisions = static_cast<std::int64_t>(recording.recorded().size());
+    if (c.strategy == scenarios::Strategy::Dfs) f.schedule = recording.recorded();
   }
+}
+
+// `c`'s workload and world replaying `decisions`, expecting `property`.
+scenarios::Scenario scenario_with(const Campaign& c, std::vector<std::uint32_t> decisions, const std::string& property) {
+  scenarios::Scenario s;
+  s.workload = c.workload;
+  s.config = c.config;
+  s.decisions = std::move(decisions);
+  s.strategy = c.strategy;
+  s.expect_violation = property;
+  return s;
+}
+
+// "seeded exploration (faults: pause) with seed 7", for a scenario's comment.
+std::string how_found(const Campaign& c, const Finding& f) {
+  switch (c.strategy) {
+    case scenarios::Strategy::Random:
+      break;
+    case scenarios::Strategy::FixedLatency:
+      return fmt::format("seeded exploration with fixed latency (faults: {}) with seed {}", c.faults, f.seed);
+    case scenarios::Strategy::Dfs:
+      return fmt::format("depth-first search to depth {} (faults: {}) as schedule {}", c.depth, c.faults, f.run);
+  }
+  return fmt::format("seeded exploration (faults: {}) with seed {}", c.faults, f.seed);
 }
 
 }  // namespace
@@ -53,9 +78,23 @@ CampaignResult explore(const Campaign& c, const Shard& shard, std::optional<doub
   const Clock::time_point start = Clock::now();
   Clock::time_point last_report = start;
   const auto budget = std::chrono::duration<double>(seconds.value_or(0));
+  std::optional<scenarios::DfsSchedules> dfs;
+  if (c.strategy == scenarios::Strategy::Dfs) {
+    dfs.emplace(c.depth, c.config.nemesis);
+    out.exhausted = false;
+  }
   for (std::int64_t i = shard.index; c.runs == 0 || i < c.runs; i += shard.count) {
     if (seconds && Clock::now() - start >= budget) break;
-    run_one(c, i, out);
+    if (dfs) {
+      run_one(c, i, *dfs, out);
+      if (!dfs->advance()) {
+        out.exhausted = true;
+        break;
+      }
+    } else {
+      SeededDecisions seeded(c.seed + static_cast<std::uint64_t>(i));
+      run_one(c, i, seeded, out);
+    }
     if (progress && Clock::now() - last_report >= std::chrono::milliseconds(200)) {
       last_report = Clock::now();
       progress(out);
@@ -68,6 +107,7 @@ CampaignResult explore(const Campaign& c, const Shard& shard, std::optional<doub
 void merge_into(CampaignResult& a, const CampaignResult& b) {
   a.runs += b.runs;
   a.violating_runs += b.violating_runs;
+  if (b.exhausted) a.exhausted = a.exhausted.value_or(true) && *b.exhausted;
   for (const auto& [name, count] : b.probes) a.probes[name] += count;
   for (const auto& [property, fb] : b.findings) {
     auto [it, fresh] = a.findings.emplace(property, fb);
@@ -80,24 +120,21 @@ void merge_into(CampaignResult& a, const CampaignResult& b) {
 }
 
 scenarios::Scenario scenario_of(const Campaign& c, std::uint64_t seed, const std::string& property) {
+  assert(c.strategy != scenarios::Strategy::Dfs);
   SeededDecisions seeded(seed);
   RecordingDecisions recording(seeded);
   scenarios::run(c.workload, recording, {}, c.config);
-  scenarios::Scenario s;
-  s.workload = c.workload;
-  s.config = c.config;
-  s.decisions = recording.recorded();
-  s.expect_violation = property;
-  return s;
+  return scenario_with(c, recording.recorded(), property);
 }
 
 void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int max_runs) {
-  scenarios::Scenario found = scenario_of(c, f.seed, f.property);
+  scenarios::Scenario found = f.schedule ? scenario_with(c, *f.schedule, f.property) : scenario_of(c, f.seed, f.property);
   scenarios::Shrunk shrunk = scenarios::shrink_scenario(found, f.property, max_runs);
   f.shrink_runs = shrunk.runs;
   if (max_runs > 0 && !shrunk.reproduced) {
     // A recorded run that does not replay is a determinism bug: stop there.
-    throw UsageError(fmt::format("zksim: the run with seed {} did not replay from its recorded decisions (determinism bug)", f.seed));
+    const std::string run = f.schedule ? fmt::format("schedule {}", f.run) : fmt::format("seed {}", f.seed);
+    throw UsageError(fmt::format("zksim: the run with {} did not replay from its recorded decisions (determinism bug)", run));
   }
   // With no run to spare the recorded run is written as it is, with the
   // violation its seeded run showed.
@@ -105,8 +142,7 @@ void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int 
   scenarios::Scenario& s = shrunk.scenario;
   s.comments = {
       fmt::format("{} violates {} ({}).", c.workload.recipe, f.property, f.violation.message),
-      fmt::format("Found by seeded exploration (faults: {}) with seed {}; {} decisions shrunk to {}.", c.faults,
-                  f.seed, found.decisions.size(), s.decisions.size())};
+      fmt::format("Found by {}; {} decisions shrunk to {}.", how_found(c, f), found.decisions.size(), s.decisions.size())};
   f.shrunk_decisions = static_cast<std::int64_t>(s.decisions.size());
   std::error_code ec;
   const std::filesystem::path p(path);
@@ -116,6 +152,18 @@ void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int 
   out.close();
   if (!out) throw UsageError(fmt::format("zksim: cannot write {}", path));
   f.scenario_file = path;
+}
+
+std::string finding_label(const Campaign& c, const Finding& f) {
+  switch (c.strategy) {
+    case scenarios::Strategy::Random:
+      break;
+    case scenarios::Strategy::FixedLatency:
+      return fmt::format("fixed-latency-seed{}", f.seed);
+    case scenarios::Strategy::Dfs:
+      return fmt::format("dfs-schedule{}", f.run);
+  }
+  return fmt::format("seed{}", f.seed);
 }
 
 const scenarios::FlawedRecipe* flaw_of(const std::string& recipe) {

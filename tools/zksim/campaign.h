@@ -1,17 +1,22 @@
-// A campaign: many seeded runs of one workload under one world config, the
-// first run that violated each property, and shrinking those runs into
-// scenario files. `zksim explore` runs one campaign, `zksim matrix` one per
-// recipe and fault class.
+// A campaign: many runs of one workload under one world config, the first
+// run that violated each property, and shrinking those runs into scenario
+// files. `zksim explore` runs one campaign, `zksim matrix` one per recipe
+// and fault class.
 //
-// Run i of a campaign is seeded with seed + i, so a campaign split into
-// shards (run i belongs to shard i mod N) or spread over processes runs
-// the same runs, and results merge by addition and by the lowest run index.
+// Its strategy (scenarios/strategy.h) says how runs choose their decisions.
+// Random and fixed-latency: run i is seeded with seed + i, so a campaign
+// split into shards (run i belongs to shard i mod N) or spread over
+// processes runs the same runs, and results merge by addition and by the
+// lowest run index. Dfs: run i is schedule i of one depth-first search,
+// which follows from the run before it, so it is never split; the campaign's
+// seed is 0 and a run's "seed" is its schedule number.
 // Wall-clock time enters only as a budget (stop after so many seconds) and
 // in progress reports, never into a run.
 #pragma once
 
 #include "args.h"
 #include "zksim/scenarios/scenario.h"
+#include "zksim/scenarios/strategy.h"
 
 #include <cstdint>
 #include <functional>
@@ -22,19 +27,29 @@
 
 namespace zksim::cli {
 
+// The bounds of a depth-first search: decisions explored per run, and
+// clients (beyond 3 the schedules of a few decisions say little).
+inline constexpr std::int64_t kMaxDfsDepth = 64;
+inline constexpr int kMaxDfsClients = 3;
+
 struct Campaign {
   scenarios::Workload workload;
-  WorldConfig config;
+  WorldConfig config;           // as strategy_config gives it for the strategy
   std::string faults = "none";  // the fault classes of the nemesis, for people: "pause,crash"
-  std::uint64_t seed = 1;       // run i uses seed + i
-  std::int64_t runs = 100;      // run indices [0, runs); 0: no limit (a time budget ends it)
+  scenarios::Strategy strategy = scenarios::Strategy::Random;
+  std::size_t depth = 0;        // dfs: decisions explored per run, 1 to kMaxDfsDepth
+  std::uint64_t seed = 1;       // run i uses seed + i; dfs: 0
+  std::int64_t runs = 100;      // run indices [0, runs); 0: no limit (a time budget, or dfs exhausted, ends it)
 };
 
 // The first run (lowest index) that violated a property, and how often.
 struct Finding {
   std::string property;
   std::int64_t run = -1;
-  std::uint64_t seed = 0;
+  std::uint64_t seed = 0;           // dfs: the schedule number, as run
+  // Dfs: the decisions of that run, to write it (seeded runs are run again
+  // from their seed instead). Not in the JSON form: a search has no workers.
+  std::optional<std::vector<std::uint32_t>> schedule;
   std::int64_t runs = 0;            // runs that violated the property
   scenarios::Violation violation;   // its first violation in that run (after shrinking: in the shrunk run)
   std::int64_t decisions = 0;       // decisions that run made
@@ -46,6 +61,7 @@ struct Finding {
 struct CampaignResult {
   std::int64_t runs = 0;
   std::int64_t violating_runs = 0;
+  std::optional<bool> exhausted;                // dfs: whether every schedule within the depth was run
   std::map<std::string, std::int64_t> probes;   // summed over runs
   std::map<std::string, Finding> findings;      // by property
   // Probe names reached (a nonzero count).
@@ -56,7 +72,8 @@ struct CampaignResult {
 using Progress = std::function<void(const CampaignResult&)>;
 
 // Runs the campaign's runs that belong to `shard`, in index order, until its
-// run limit or `seconds` of wall time (if given).
+// run limit, `seconds` of wall time (if given), or, for dfs, the last
+// schedule. REQUIRES: for dfs, the whole campaign (Shard{}).
 CampaignResult explore(const Campaign& c, const Shard& shard, std::optional<double> seconds,
                        const Progress& progress);
 
@@ -64,13 +81,18 @@ CampaignResult explore(const Campaign& c, const Shard& shard, std::optional<doub
 void merge_into(CampaignResult& a, const CampaignResult& b);
 
 // The scenario that replays run `seed` of `c` from a recorded decision list.
+// REQUIRES: a seeded strategy.
 scenarios::Scenario scenario_of(const Campaign& c, std::uint64_t seed, const std::string& property);
 
-// Shrinks one finding: replays its seed recording the decisions, shrinks
-// the list keeping the property (at most `max_runs` runs; with 0 the
-// recorded list is written as it is), and writes the scenario to `path`.
-// Throws UsageError if the file cannot be written.
+// Shrinks one finding: replays its seed recording the decisions (dfs: takes
+// its schedule), shrinks the list keeping the property (at most `max_runs`
+// runs; with 0 the recorded list is written as it is), and writes the
+// scenario to `path`. Throws UsageError if the file cannot be written.
 void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int max_runs);
+
+// What tells a finding's file from others of the same recipe and property:
+// "seed7" (random), "fixed-latency-seed7", "dfs-schedule7".
+std::string finding_label(const Campaign& c, const Finding& f);
 
 // The flawed_recipes() entry of `recipe`, or nullptr.
 const scenarios::FlawedRecipe* flaw_of(const std::string& recipe);

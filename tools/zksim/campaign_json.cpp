@@ -18,18 +18,22 @@ json campaign_json(const Campaign& c) {
   for (int k = 0; k < kFaultClasses; ++k) {
     if (c.config.nemesis.per_mille[k]) nemesis[std::string(fault_class_name(k))] = c.config.nemesis.per_mille[k];
   }
-  return json{{"recipe", w.recipe},
-              {"clients", w.clients},
-              {"rounds", w.rounds},
-              {"hold_ms", w.hold_ms},
-              {"think_ms", w.think_ms},
-              {"timeout_ms", w.timeout_ms},
-              {"session_timeout_ms", w.session_timeout_ms},
-              {"swarm", w.swarm},
-              {"faults", c.faults},
-              {"nemesis_per_mille", nemesis},
-              {"seed", c.seed},
-              {"runs_limit", c.runs}};
+  json out{{"recipe", w.recipe},
+           {"clients", w.clients},
+           {"rounds", w.rounds},
+           {"hold_ms", w.hold_ms},
+           {"think_ms", w.think_ms},
+           {"timeout_ms", w.timeout_ms},
+           {"session_timeout_ms", w.session_timeout_ms},
+           {"swarm", w.swarm},
+           {"faults", c.faults},
+           {"nemesis_per_mille", nemesis},
+           {"delay_choices", c.config.delay_choices},
+           {"strategy", scenarios::strategy_name(c.strategy)},
+           {"seed", c.seed},
+           {"runs_limit", c.runs}};
+  if (c.strategy == scenarios::Strategy::Dfs) out["depth"] = c.depth;
+  return out;
 }
 
 json result_json(const CampaignResult& r) {
@@ -50,11 +54,13 @@ json result_json(const CampaignResult& r) {
     }
     findings.push_back(std::move(j));
   }
-  return json{{"runs", r.runs},
-              {"violating_runs", r.violating_runs},
-              {"probes", r.probes},
-              {"probes_reached", r.probes_reached()},
-              {"violations", findings}};
+  json out{{"runs", r.runs},
+           {"violating_runs", r.violating_runs},
+           {"probes", r.probes},
+           {"probes_reached", r.probes_reached()},
+           {"violations", findings}};
+  if (r.exhausted) out["exhausted"] = *r.exhausted;
+  return out;
 }
 
 namespace {
@@ -105,6 +111,7 @@ CampaignResult result_from_json(const json& j, const std::string& where) {
   CampaignResult r;
   r.runs = whole(j, "runs", 0, INT64_MAX, where);
   r.violating_runs = whole(j, "violating_runs", 0, r.runs, where);
+  if (j.contains("exhausted")) r.exhausted = field<bool>(j, "exhausted", where);
   const json probes = field<json>(j, "probes", where);
   if (!probes.is_object()) throw UsageError(fmt::format("{}: 'probes' is not an object", where));
   for (const auto& [name, count] : probes.items()) {
@@ -162,7 +169,17 @@ void check_campaign_json(const json& c, const std::string& where) {
     }
     whole_value(rate, fmt::format("the rate of '{}'", kind), 0, 1000, where);
   }
-  seed_field(c, "seed", where);
+  whole(c, "delay_choices", 1, 1000, where);
+  const json strategy = field<json>(c, "strategy", where);
+  const std::optional<scenarios::Strategy> s =
+      strategy.is_string() ? scenarios::strategy_named(strategy.get<std::string>()) : std::nullopt;
+  if (!s) throw UsageError(fmt::format("{}: field 'strategy' names no strategy ({})", where, strategy.dump()));
+  if (*s == scenarios::Strategy::Dfs) {
+    whole(c, "depth", 1, kMaxDfsDepth, where);
+    whole(c, "seed", 0, 0, where);  // a search has no seed
+  } else {
+    seed_field(c, "seed", where);
+  }
   whole(c, "runs_limit", 0, INT64_MAX, where);
 }
 

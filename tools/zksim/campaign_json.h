@@ -13,13 +13,15 @@ namespace zksim::cli {
 nlohmann::json campaign_json(const Campaign& c);
 
 nlohmann::json result_json(const CampaignResult& r);
-// `where` names the input in errors. Every number is checked: counts are
+// `where` names the input in errors. 'exhausted' (dfs) is optional, a
+// boolean when given. Every number is checked: counts are
 // whole and not negative, violating runs at most the runs, a finding's runs
 // from 1 to the violating runs, shrunk decisions at most the decisions.
 CampaignResult result_from_json(const nlohmann::json& j, const std::string& where);
 
 // Throws UsageError unless `c` is a campaign as campaign_json writes it: a
-// known recipe, every number whole and within the scenario file's bounds.
+// known recipe and strategy, every number whole and within the scenario
+// file's bounds (a dfs campaign: its depth within kMaxDfsDepth, seed 0).
 void check_campaign_json(const nlohmann::json& c, const std::string& where);
 
 // Progress as workers report it: runs, violating runs, probe names reached.

@@ -1,5 +1,6 @@
-// zksim explore: seeded random exploration of one recipe; shrinks and
-// writes down the first run that violated each property.
+// zksim explore: exploration of one recipe by a search strategy (seeded
+// random runs, the same with fixed latency, or a bounded depth-first
+// search); shrinks and writes down the first run that violated each property.
 #include "campaign_json.h"
 #include "commands.h"
 #include "common.h"
@@ -14,21 +15,42 @@
 
 namespace zksim::cli {
 
+namespace {
+
+// Dfs defaults: a small configuration, and a cap on schedules (2 clients,
+// no faults: 3^12 = 531,441 schedules within depth 12, about 30 s here).
+constexpr std::int64_t kDefaultDepth = 12;
+constexpr std::int64_t kDefaultDfsClients = 2;
+constexpr std::int64_t kDefaultDfsRuns = 100'000;
+
+// "  random         seeded runs, ...", a line per strategy.
+std::string strategy_lines() {
+  std::string out;
+  for (const std::string& name : scenarios::strategy_names()) {
+    out += fmt::format("  {:<13}  {}\n", name, scenarios::strategy_summary(*scenarios::strategy_named(name)));
+  }
+  return out;
+}
+
+}  // namespace
+
 CommandSpec explore_spec() {
   return CommandSpec{
       .name = "explore",
-      .summary = "explore one recipe under random schedules and faults; shrink what fails",
+      .summary = "explore one recipe under generated schedules and faults; shrink what fails",
       .options =
           {{"--recipe", "NAME", "the recipe to drive (see 'zksim list'); required"},
-           {"--clients", "N", "clients taking part (default 4)"},
+           {"--clients", "N", fmt::format("clients taking part (default 4; dfs: {}, at most {})", kDefaultDfsClients, kMaxDfsClients)},
            {"--rounds", "N", "acquisitions (or items, rounds) per client (default 4)"},
            {"--hold-ms", "MS", "time inside the critical section (default 5; a flawed recipe: its own)"},
            {"--faults", "CLASS,...", "fault classes of the nemesis, or 'none' (default none; a flawed recipe: the one that exposes it)"},
            {"--rate", "PER_MILLE", "chance per request (a time-triggered class: per simulated second) of each fault class striking, in 1/1000 (default 30)"},
            {"--swarm", "", "swarm testing: each run draws which of the fault classes stay on (all nine unless --faults names some) and which workload features it adds (reentrancy, timeouts from 0, long holds)"},
-           {"--runs", "N", "runs to make (default 200)"},
+           {"--strategy", "NAME", "how runs choose their decisions: random (default), fixed-latency, dfs (see below)"},
+           {"--depth", "D", fmt::format("dfs: decisions explored per run (default {}, at most {})", kDefaultDepth, kMaxDfsDepth)},
+           {"--runs", "N", fmt::format("runs to make (default 200; dfs: {}, fewer if every schedule ran)", kDefaultDfsRuns)},
            {"--time", "SECONDS", "instead of --runs: run until this much wall-clock time has passed"},
-           {"--seed", "S", "run i is seeded with S + i (default 1)"},
+           {"--seed", "S", "run i is seeded with S + i (default 1; not for dfs)"},
            {"--jobs", "N", "worker processes running seeds in parallel (default 1); same results for any N"},
            {"--shard", "I/N", "only the runs i with i mod N = I, to fan a campaign out; see 'zksim merge'"},
            {"--out", "DIR", "where scenario files go (default: failures)"},
@@ -36,11 +58,20 @@ CommandSpec explore_spec() {
            {"--json", "", "print the report as JSON"},
            {"--worker", "", "", true}},
       .details =
+          "Strategies:\n" + strategy_lines() +
+          "dfs searches small configurations (at most " + std::to_string(kMaxDfsClients) +
+          " clients). At a nemesis decision it tries no fault\n"
+          "and each fault class once. It says whether it ran every schedule within the depth\n"
+          "('exhausted') or stopped at --runs or --time first; it has no seed, and runs in one\n"
+          "process (no --jobs or --shard). Its run i is schedule i, in search order.\n"
+          "\n"
           "Each run is recorded; the first run (lowest index) that violated each property is\n"
           "shrunk (chunks of its decision list removed, values lowered toward 0, keeping the\n"
-          "violation) and written to DIR/<recipe>.<property>.seed<S>.scn, with the command that\n"
-          "replays it. On a terminal, stderr shows a live line: runs, runs/s, probes reached\n"
-          "(coverage probe names hit so far), violations (runs that violated something).\n"
+          "violation) and written to DIR/<recipe>.<property>.seed<S>.scn (fixed-latency:\n"
+          "...fixed-latency-seed<S>.scn; dfs: ...dfs-schedule<N>.scn, with 'strategy' lines\n"
+          "saying so), with the command that replays it. On a terminal, stderr shows a live\n"
+          "line: runs, runs/s, probes reached (coverage probe names hit so far), violations\n"
+          "(runs that violated something).\n"
           "Exit status: 0 no violation, 1 a violation found, 2 bad input."};
 }
 
@@ -55,8 +86,17 @@ Campaign campaign_from(const Args& a) {
     throw UsageError(fmt::format("zksim explore --recipe: unknown recipe '{}' (known: {})", recipe, fmt::join(all, ", ")));
   }
   if (a.has("--runs") && a.has("--time")) throw UsageError("zksim explore: give --runs or --time, not both");
+  const std::string strategy = a.text("--strategy", "random");
+  if (const std::optional<scenarios::Strategy> s = scenarios::strategy_named(strategy)) {
+    c.strategy = *s;
+  } else {
+    throw UsageError(fmt::format("zksim explore --strategy: unknown strategy '{}' (known: {})", strategy,
+                                 fmt::join(scenarios::strategy_names(), ", ")));
+  }
+  const bool dfs = c.strategy == scenarios::Strategy::Dfs;
+  if (a.has("--depth") && !dfs) throw UsageError("zksim explore --depth: only with --strategy dfs");
   c.workload.recipe = recipe;
-  c.workload.clients = static_cast<int>(a.integer("--clients", 4, 1, 100));
+  c.workload.clients = static_cast<int>(a.integer("--clients", dfs ? kDefaultDfsClients : 4, 1, 100));
   c.workload.rounds = static_cast<int>(a.integer("--rounds", 4, 1, 10'000));
   const auto rate = static_cast<std::uint32_t>(a.integer("--rate", 30, 0, 1000));
   const scenarios::FlawedRecipe* flaw = flaw_of(recipe);
@@ -75,9 +115,20 @@ Campaign campaign_from(const Args& a) {
   }
   c.workload.swarm = a.flag("--swarm");
   c.workload.hold_ms = a.integer("--hold-ms", c.workload.hold_ms, 0, 3'600'000);
+  c.config = scenarios::strategy_config(c.strategy, c.config);
   c.faults = fault_label(c.config);
-  c.seed = a.unsigned64("--seed", 1);
-  c.runs = a.has("--time") ? 0 : a.integer("--runs", 200, 1, 1'000'000'000);
+  if (dfs) {
+    if (c.workload.clients > kMaxDfsClients) {
+      throw UsageError(fmt::format("zksim explore --strategy dfs: {} clients are too many for an exhaustive search (at most {})",
+                                   c.workload.clients, kMaxDfsClients));
+    }
+    if (a.has("--seed")) throw UsageError("zksim explore --strategy dfs: --seed does not apply (the search draws nothing at random)");
+    c.depth = static_cast<std::size_t>(a.integer("--depth", kDefaultDepth, 1, kMaxDfsDepth));
+    c.seed = 0;
+  } else {
+    c.seed = a.unsigned64("--seed", 1);
+  }
+  c.runs = a.has("--time") ? 0 : a.integer("--runs", dfs ? kDefaultDfsRuns : 200, 1, 1'000'000'000);
   if (std::string why = scenarios::workload_problem(c.workload, c.config); !why.empty()) {
     throw UsageError(fmt::format("zksim explore: {}", why));
   }
@@ -93,6 +144,9 @@ int explore_main(const Args& args) {
   const int jobs = static_cast<int>(args.integer("--jobs", 1, 1, 64));
   const int shrink_runs = static_cast<int>(args.integer("--shrink-runs", 2000, 0, 1'000'000));
   const std::string out_dir = args.text("--out", "failures");
+  if (c.strategy == scenarios::Strategy::Dfs && (args.has("--shard") || jobs > 1)) {
+    throw UsageError("zksim explore --strategy dfs: --jobs and --shard do not apply (each schedule of the search follows from the one before)");
+  }
 
   if (args.flag("--worker")) {
     CampaignResult r = explore(c, shard, seconds, [](const CampaignResult& p) { emit_worker_line("progress", progress_json(p)); });
@@ -120,7 +174,8 @@ int explore_main(const Args& args) {
   }
   for (auto& [property, f] : r.findings) {
     line.show(fmt::format("shrinking {}", property), r.runs, r.probes_reached(), r.violating_runs);
-    shrink_finding(c, f, fmt::format("{}/{}.{}.seed{}.scn", out_dir, file_stem(c.workload.recipe), property, f.seed), shrink_runs);
+    shrink_finding(c, f, fmt::format("{}/{}.{}.{}.scn", out_dir, file_stem(c.workload.recipe), property, finding_label(c, f)),
+                   shrink_runs);
   }
   line.clear();
   if (args.flag("--json")) {

@@ -1,5 +1,5 @@
-// zksim list: the recipes (correct and flawed), the properties and the
-// fault classes, one line each.
+// zksim list: the recipes (correct and flawed), the properties, the fault
+// classes and the search strategies, one line each.
 #include "campaign.h"
 #include "commands.h"
 #include "common.h"
@@ -16,10 +16,11 @@ namespace zksim::cli {
 CommandSpec list_spec() {
   return CommandSpec{
       .name = "list",
-      .summary = "list the recipes (correct and flawed), the properties and the fault classes",
-      .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], fault_classes: [...]}"}},
+      .summary = "list the recipes (correct and flawed), the properties, the fault classes and the search strategies",
+      .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], fault_classes: [...], strategies: [...]}"}},
       .details = "Lines: 'recipe NAME correct|flawed checks PROPERTY,...' (a flawed one adds the property\n"
-                 "it breaks and the nemesis that shows it), 'property NAME', 'fault-class NAME'."};
+                 "it breaks and the nemesis that shows it), 'property NAME', 'fault-class NAME',\n"
+                 "'strategy NAME' (explore --strategy; see 'zksim explore --help')."};
 }
 
 int list_main(const Args& args) {
@@ -43,10 +44,12 @@ int list_main(const Args& args) {
   }
   for (const std::string& p : scenarios::property_names()) text += fmt::format("property {}\n", p);
   for (const std::string& k : fault_class_names()) text += fmt::format("fault-class {}\n", k);
+  for (const std::string& s : scenarios::strategy_names()) text += fmt::format("strategy {}\n", s);
   if (args.flag("--json")) {
     print_json(json{{"recipes", recipes},
                     {"properties", scenarios::property_names()},
-                    {"fault_classes", fault_class_names()}});
+                    {"fault_classes", fault_class_names()},
+                    {"strategies", scenarios::strategy_names()}});
   } else {
     std::fputs(text.c_str(), stdout);
   }

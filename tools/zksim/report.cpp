@@ -50,18 +50,32 @@ std::string explore_text(const nlohmann::json& campaign, const std::vector<Shard
   if (shards.size() != 1 || !(shards[0] == Shard{})) {
     shard_note = fmt::format(" (shards {}{})", shard_text, coverage(shards).complete ? "" : "; not the whole campaign");
   }
+  const std::string strategy = campaign.value("strategy", "random");
+  const bool dfs = strategy == "dfs";
+  std::string how;  // nothing for random, as before strategies
+  if (dfs) {
+    how = fmt::format("strategy dfs, depth {}{}; ", campaign.value("depth", 0),
+                      campaign.value("delay_choices", 0) == 1 ? ", latency fixed" : "");
+  } else if (strategy != "random") {
+    how = fmt::format("strategy {}; ", strategy);
+  }
   std::string out = fmt::format(
-      "explore {} (faults: {}; {} clients x {} rounds, hold {} ms): {} runs from seed {}{}\n",
-      campaign.value("recipe", "?"), campaign.value("faults", "?"), campaign.value("clients", 0),
-      campaign.value("rounds", 0), campaign.value("hold_ms", 0), r.runs, campaign.value("seed", 0ULL), shard_note);
+      "explore {} ({}faults: {}; {} clients x {} rounds, hold {} ms): {} runs{}{}\n", campaign.value("recipe", "?"), how,
+      campaign.value("faults", "?"), campaign.value("clients", 0), campaign.value("rounds", 0),
+      campaign.value("hold_ms", 0), r.runs, dfs ? "" : fmt::format(" from seed {}", campaign.value("seed", 0ULL)),
+      shard_note);
+  if (r.exhausted) {
+    out += *r.exhausted ? fmt::format("exhausted: all {} schedules within depth {} explored\n", r.runs, campaign.value("depth", 0))
+                        : fmt::format("not exhausted after {} runs\n", r.runs);
+  }
   out += fmt::format("probes reached: {}\n", r.probes_reached());
   if (r.findings.empty()) {
     out += fmt::format("no violation in {} runs\n", r.runs);
     return out;
   }
   for (const auto& [property, f] : r.findings) {
-    out += fmt::format("VIOLATION {}: in {} of {} runs, first in run {} (seed {})\n", property, f.runs, r.runs,
-                       f.run, f.seed);
+    out += fmt::format("VIOLATION {}: in {} of {} runs, first in {}\n", property, f.runs, r.runs,
+                       dfs ? fmt::format("schedule {}", f.run) : fmt::format("run {} (seed {})", f.run, f.seed));
     out += fmt::format("  clients:  {}\n", client_names(f.violation.clients));
     out += fmt::format("  what:     {}\n", f.violation.message);
     if (f.scenario_file.empty()) continue;

@@ -21,9 +21,10 @@ struct Coverage {
 };
 Coverage coverage(const std::vector<Shard>& shards);
 
-// {campaign, shards, complete, runs, violating_runs, probes, probes_reached,
-//  violations: [{property, first_run, seed, runs, message, clients, time_ms,
-//  decisions, scenario, shrunk_decisions, shrink_runs, replay}]}
+// {campaign, shards, complete, runs, violating_runs, exhausted (dfs only),
+//  probes, probes_reached, violations: [{property, first_run, seed, runs,
+//  message, clients, time_ms, decisions, scenario, shrunk_decisions,
+//  shrink_runs, replay}]}
 nlohmann::json explore_document(const nlohmann::json& campaign, const std::vector<Shard>& shards,
                                  const CampaignResult& r);
 

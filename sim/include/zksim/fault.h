@@ -79,6 +79,10 @@ inline constexpr std::int32_t kAllClients = -1;
 // nor wait for a calm.
 inline constexpr int kNemesisStorm = 16;
 
+// The nemesis's decision on a request, or on a time window, is
+// pick(kNemesisChoices).
+inline constexpr std::uint32_t kNemesisChoices = 1000;
+
 // The nemesis's rates, in thousandths, by fault class. A request-triggered
 // class strikes with its rate when a request reaches the server (storms
 // end: see kNemesisStorm); drops and delays hit the requester; expiry,
@@ -93,6 +97,18 @@ struct NemesisRates {
   bool per_request() const { return any_of(0, kFaultKinds); }
   bool timed() const { return any_of(kFaultKinds, kFaultClasses); }
   bool any() const { return any_of(0, kFaultClasses); }
+  // The request-triggered class a nemesis decision `choice` strikes with,
+  // or nullopt (no fault). Each class takes a band of per_mille[k] choices,
+  // down from the top in FaultKind order, so 0 and every low choice is no
+  // fault (unless the rates add up to 1000 or more).
+  std::optional<FaultKind> strike(std::uint32_t choice) const;
+  // The same for a time window's decision, over the time-triggered classes.
+  std::optional<TimedFault> strike_timed(std::uint32_t choice) const;
+  // The smallest choice that strikes with `kind`, or nullopt when none does
+  // (its rate is 0, or the classes before it take every choice). With
+  // strike(0) this names every outcome of a nemesis decision, which is what
+  // a bounded exhaustive search tries instead of all 1000 choices.
+  std::optional<std::uint32_t> choice_for(FaultKind kind) const;
 
  private:
   bool any_of(int from, int to) const {

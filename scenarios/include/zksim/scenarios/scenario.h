@@ -13,18 +13,22 @@
 //   delay-choices 3                 # message delay spread (1: none)
 //   fault expire-session client 1 at 1200
 //   fault drop-after-apply client 0 on create nth 3
+//   strategy fixed-latency          # how it was found (strategy.h); default random
 //   seed 42                         # or: decisions 0 0 3 1 ... (repeatable)
 //   expect pass                     # or: expect violation mutual-exclusion (see property_names())
 //
 // A seed alone runs seeded; otherwise the decision list replays (past its
 // end, and if empty, every decision is 0: nothing more goes wrong; a seed
-// next to a list only says where the list came from). Each directive is
+// next to a list only says where the list came from). The strategy changes
+// nothing in the run, but must be how the file runs: fixed-latency needs
+// delay-choices 1, and a dfs schedule has no seed. Each directive is
 // given at most once, but for fault and decisions lines (they add up) and
 // nemesis (once per fault class). Errors are "file:line:col: message", with
 // control bytes of the file shown as \xNN.
 #pragma once
 
 #include "zksim/result.h"
+#include "zksim/scenarios/strategy.h"
 #include "zksim/scenarios/workload.h"
 
 #include <optional>
@@ -39,6 +43,7 @@ struct Scenario {
   std::vector<ScriptedFault> faults;
   std::optional<std::uint64_t> seed;
   std::vector<std::uint32_t> decisions;
+  Strategy strategy = Strategy::Random;          // how the run was found; written unless random
   std::optional<std::string> expect_violation;  // nullopt: expect pass
   std::vector<std::string> comments;             // written at the top
 };

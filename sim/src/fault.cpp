@@ -1,0 +1,46 @@
+#include "zksim/fault.h"
+
+namespace zksim {
+namespace {
+
+// The band of choices [low, high) that strike with class `k`.
+struct Band {
+  std::uint32_t low, high;
+};
+
+// Bands start at the top for the first class of their group (the
+// request-triggered classes from 0, the time-triggered from kFaultKinds).
+Band band_of(const NemesisRates& rates, int k) {
+  std::uint32_t top = kNemesisChoices;
+  for (int i = k < kFaultKinds ? 0 : kFaultKinds; i < k; ++i) {
+    top = top > rates.per_mille[i] ? top - rates.per_mille[i] : 0;
+  }
+  const std::uint32_t r = rates.per_mille[k];
+  return Band{top > r ? top - r : 0, top};
+}
+
+}  // namespace
+
+std::optional<FaultKind> NemesisRates::strike(std::uint32_t choice) const {
+  for (int k = 0; k < kFaultKinds; ++k) {
+    const Band b = band_of(*this, k);
+    if (choice >= b.low && choice < b.high) return static_cast<FaultKind>(k);
+  }
+  return std::nullopt;
+}
+
+std::optional<TimedFault> NemesisRates::strike_timed(std::uint32_t choice) const {
+  for (int k = kFaultKinds; k < kFaultClasses; ++k) {
+    const Band b = band_of(*this, k);
+    if (choice >= b.low && choice < b.high) return static_cast<TimedFault>(k);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint32_t> NemesisRates::choice_for(FaultKind kind) const {
+  const Band b = band_of(*this, static_cast<int>(kind));
+  if (b.low >= b.high) return std::nullopt;
+  return b.low;
+}
+
+}  // namespace zksim
