@@ -28,6 +28,7 @@ struct OpAwaiter {
   OpAwaiter(const OpAwaiter&) = delete;
   OpAwaiter& operator=(const OpAwaiter&) = delete;
   ~OpAwaiter() {
+    if (op.deferred) w.cancel_call(op.deferred);  // destroyed before its answer was delivered
     if (!op.result) w.forget(h, op);  // destroyed while waiting: a crash
   }
 };
@@ -222,14 +223,10 @@ bool World::Impl::submit(Handle& h, PendingOp& op) {
   // A stopped world answers nothing: the caller waits until the world ends.
   if (stopped()) return true;
   if (h.crashed || h.state == SessionState::Closed || h.state == SessionState::Expired) {
-    ++steps;
-    op.result = Outcome{.error = Error::InvalidState};
-    return false;
+    return answer_at_once(op, Outcome{.error = Error::InvalidState});
   }
   if (Error e = op.close ? Error::Ok : c_client_refusal(op.request); e != Error::Ok) {
-    ++steps;
-    op.result = Outcome{.error = e};
-    return false;
+    return answer_at_once(op, Outcome{.error = e});
   }
   op.xid = h.next_xid++;
   if (h.state == SessionState::Connected && h.conn != 0) {
@@ -241,6 +238,18 @@ bool World::Impl::submit(Handle& h, PendingOp& op) {
     op.queued = true;
     h.queued.push_back(&op);
   }
+  return true;
+}
+
+bool World::Impl::answer_at_once(PendingOp& op, Outcome out) {
+  ++steps;
+  op.result = std::move(out);
+  if (++answers_in_step <= kAnswersAtOnce) return false;
+  PendingOp* p = &op;
+  op.deferred = call_at(now, [p] {
+    p->deferred = 0;
+    p->waiter.resume();
+  });
   return true;
 }
 

@@ -113,6 +113,7 @@ void World::Impl::cancel_call(std::uint64_t id) {
 bool World::Impl::step(TimeMs limit) {
   if (stopped() || events.empty() || events.top().time > limit) return false;
   ++steps;
+  answers_in_step = 0;
   Event e = events.top();
   events.pop();
   assert(e.time >= now);

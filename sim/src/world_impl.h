@@ -43,6 +43,7 @@ struct PendingOp {
   std::uint32_t xid = 0;
   std::coroutine_handle<> waiter;
   std::optional<Outcome> result;
+  std::uint64_t deferred = 0;   // the call that resumes an answer put off (answer_at_once)
   bool queued = false;        // waiting for a connection (else in flight)
   bool close = false;         // a close() request, not a Request
   // Stays here, in place, until the op completes: the message that carries
@@ -266,6 +267,15 @@ struct World::Impl {
   // --- client library (sim_client.cpp) ---
   // Sends (or queues) op.request; false if it completed at once (op.result set).
   bool submit(Handle& h, PendingOp& op);
+  // A call answered without the server (refused, or on a closed handle):
+  // at once, as the C client does, up to kAnswersAtOnce in a row within one
+  // step; past that through an event at the same instant. Without
+  // optimisation GCC makes no tail call of a coroutine's symmetric
+  // transfer, so a loop of such calls would grow the stack until it
+  // overflowed. False: answered now; true: the caller waits for the event.
+  bool answer_at_once(PendingOp& op, Outcome out);
+  static constexpr int kAnswersAtOnce = 64;
+  int answers_in_step = 0;
   void forget(Handle& h, PendingOp& op);
   void connect(Handle& h);
   void on_down(Handle& h, DownMsg& msg);

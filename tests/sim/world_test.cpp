@@ -245,6 +245,27 @@ TEST(WorldStepLimit, StopsALoopThatNeverWaitsForAnEvent) {
   EXPECT_EQ(w.running_tasks(), 1);  // waits forever, destroyed with the world
 }
 
+TEST(WorldStepLimit, ALongLoopOfCallsAnsweredAtOnceNeitherGrowsTheStackNorTakesTime) {
+  // Without optimisation every call answered at once would nest one more
+  // coroutine resumption; past kAnswersAtOnce in a row they go through an
+  // event at the same instant instead.
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& c = w.open("a");
+  int answered = 0;
+  TimeMs closed_at = -1;
+  w.spawn(c, [](Client& c, int& answered, TimeMs& closed_at) -> Task<> {
+    co_await c.close();
+    closed_at = c.now();
+    for (int i = 0; i < 200'000; ++i) {
+      if ((co_await c.exists("/a")).error() == Error::InvalidState) ++answered;
+    }
+  }(c, answered, closed_at));
+  EXPECT_TRUE(w.run_until_done(1'000'000));
+  EXPECT_EQ(answered, 200'000);
+  EXPECT_EQ(w.now(), closed_at);
+}
+
 TEST(WorldStepLimit, RunUntilDoneCanStopAtAStepCountWithoutStoppingTheWorld) {
   ListDecisions d({});
   World w(quiet(), d);
