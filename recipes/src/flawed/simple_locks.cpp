@@ -80,7 +80,7 @@ Task<Result<Grant>> NoGuidLock::acquire(TimeMs timeout_ms) {
 }
 
 
-Task<Result<Grant>> ForgetfulLock::acquire(TimeMs timeout_ms) {
+Task<Result<Grant>> OneNodeLock::acquire_in_turn(TimeMs timeout_ms) {
   TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   auto made = co_await detail::contend(zk_, dir_, lock_markers(), 0, "", predecessor(), deadline);
   if (!made) co_return made.error();
@@ -88,13 +88,9 @@ Task<Result<Grant>> ForgetfulLock::acquire(TimeMs timeout_ms) {
   co_return *grant_;
 }
 
-Task<Result<Grant>> StubbornUnlockLock::acquire(TimeMs timeout_ms) {
-  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
-  auto made = co_await detail::contend(zk_, dir_, lock_markers(), 0, "", predecessor(), deadline);
-  if (!made) co_return made.error();
-  grant_ = Grant{made->path, made->czxid};
-  co_return *grant_;
-}
+Task<Result<Grant>> ForgetfulLock::acquire(TimeMs timeout_ms) { return acquire_in_turn(timeout_ms); }
+
+Task<Result<Grant>> StubbornUnlockLock::acquire(TimeMs timeout_ms) { return acquire_in_turn(timeout_ms); }
 
 Task<Result<void>> StubbornUnlockLock::release() {
   if (!grant_) co_return Error::BadArguments;

@@ -56,6 +56,8 @@ class OneNodeLock {
 
  protected:
   OneNodeLock(Client& zk, std::string dir) : zk_(zk), dir_(std::move(dir)) {}
+  // Acquires as Lock does (protected create, watch the predecessor).
+  Task<Result<Grant>> acquire_in_turn(TimeMs timeout_ms);
   Client& zk_;
   std::string dir_;
   std::optional<Grant> grant_;
