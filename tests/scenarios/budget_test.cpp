@@ -143,7 +143,7 @@ TEST(Budget, EveryAcceptedWorkloadOfACorrectRecipeHoldsOrIsRefused) {
     w.reentrant = *rc::gen::arbitrary<bool>();
     w.leases = static_cast<int>(log_uniform(1, w.clients));
     w.producers = static_cast<int>(log_uniform(1, std::max(1, w.clients - 1)));
-    const int kind = *rc::gen::inRange(-1, kFaultKinds);
+    const int kind = *rc::gen::inRange(-1, kFaultClasses);
     const WorldConfig c = kind < 0 ? WorldConfig{} : nemesis(kind, static_cast<std::uint32_t>(log_uniform(1, 1000)));
     const std::string why = workload_problem(w, c);
     if (!why.empty()) {
