@@ -256,11 +256,19 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
     // Cut short: waiters that never returned and nodes left behind say
     // nothing; what happened before the cut (exclusion, order) still counts.
     std::erase_if(v, [](const Violation& x) { return x.property == "liveness" || x.property == "no-leaks"; });
+    // Who was still in a call, and in which: where the work without end is.
+    std::vector<int> clients;
+    std::string calls;
+    for (const Op& o : s.history.ops()) {
+      if (o.outcome != Outcome::Pending) continue;
+      clients.push_back(o.client);
+      calls += fmt::format("{}c{} in {} since t={}", calls.empty() ? "" : ", ", o.client, o.f, o.invoked);
+    }
     v.push_back(Violation{"runaway",
-                          fmt::format("the run did not end within its budget of {} steps (stopped at t={} with {} "
-                                      "task(s) still running): livelock, or work without end",
-                                      budget.steps, world.now(), world.running_tasks()),
-                          {}, world.now()});
+                          fmt::format("the run did not end within its budget of {} steps (stopped at t={}{}): "
+                                      "livelock, or work without end",
+                                      budget.steps, world.now(), calls.empty() ? std::string() : "; " + calls),
+                          std::move(clients), world.now()});
   }
   std::stable_sort(v.begin(), v.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
 

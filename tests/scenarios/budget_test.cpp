@@ -91,6 +91,9 @@ TEST(Budget, ARunThatNeverEndsIsARunawayNotALivenessViolation) {
   RunResult r = run(w, d, {lost});
   ASSERT_FALSE(r.violations.empty());
   EXPECT_EQ(r.violations.back().property, "runaway") << describe(r);
+  // It names who was still in a call: c0, releasing.
+  EXPECT_EQ(r.violations.back().clients, (std::vector<int>{0}));
+  EXPECT_NE(r.violations.back().message.find("c0 in release since"), std::string::npos) << describe(r);
   for (const Violation& v : r.violations) {
     EXPECT_NE(v.property, "liveness");  // a run cut short says nothing of liveness
     EXPECT_NE(v.property, "no-leaks");
