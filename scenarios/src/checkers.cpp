@@ -351,8 +351,13 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
       auto mt = maybe_taken.find(va);
       if (!taken && (mt == maybe_taken.end() || mt->second > when)) older.push_back(va);
     }
-    const auto held = static_cast<std::size_t>(std::count_if(
-        unresolved.begin(), unresolved.end(), [&](const Op* u) { return unresolved_at(u, when); }));
+    // An older item may have been held by an unresolved take at any moment
+    // of b's take, not only at its end: b's take read the claims somewhere
+    // in [invoked, completed] (a claimant whose session then expired
+    // released its item after b had passed it by).
+    const auto held = static_cast<std::size_t>(std::count_if(unresolved.begin(), unresolved.end(), [&](const Op* u) {
+      return unresolved_at(u, when) || (at_least_once && u->invoked <= when && u->completed >= tb->invoked);
+    }));
     if (older.size() > held) {
       std::string more = older.size() > 1 ? fmt::format(" (and {} more older items)", older.size() - 1) : "";
       out.push_back(Violation{"queue-fifo",

@@ -305,7 +305,7 @@ TEST(QueueChecker, AtMostOnceATakeThatNeverEndedMayHaveRemovedOneItem) {
   EXPECT_TRUE(check_queue(info, {}, false).empty());
 }
 
-TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimLastsOnlyWhileItsTakeRuns) {
+TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverlaps) {
   History lost;
   op(lost, 0, "put", 0, 5, Outcome::Ok, "a");
   op(lost, 1, "take", 6, 8, Outcome::Info);
@@ -318,12 +318,22 @@ TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimLastsOnlyWhileItsTakeR
   op(held, 1, "take", 11, 30, Outcome::Fail);
   op(held, 2, "take", 12, 15, Outcome::Ok, "b");
   EXPECT_TRUE(check_queue(held, {"a"}, true).empty());
-  // Once it had ended, a was free: taking b then is out of order.
+  // c2's take began while c1's claim stood and ended after it was gone:
+  // it may have read the claims while a was held (found by a swarm
+  // campaign: c1's session expired after c2 had passed a by).
+  History overlapping;
+  op(overlapping, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(overlapping, 0, "put", 6, 10, Outcome::Ok, "b");
+  op(overlapping, 1, "take", 11, 94, Outcome::Fail);
+  op(overlapping, 2, "take", 0, 136, Outcome::Ok, "b");
+  EXPECT_TRUE(check_queue(overlapping, {"a"}, true).empty());
+  // c2's take began after c1's had ended: a was free all along it, and
+  // taking b is out of order.
   History freed;
   op(freed, 0, "put", 0, 5, Outcome::Ok, "a");
   op(freed, 0, "put", 6, 10, Outcome::Ok, "b");
   op(freed, 1, "take", 11, 13, Outcome::Fail);
-  op(freed, 2, "take", 12, 15, Outcome::Ok, "b");
+  op(freed, 2, "take", 14, 15, Outcome::Ok, "b");
   auto v = check_queue(freed, {"a"}, true);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].property, "queue-fifo");
