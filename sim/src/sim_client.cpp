@@ -222,9 +222,7 @@ void SimClient::annotate(std::string text) {
 bool World::Impl::submit(Handle& h, PendingOp& op) {
   // A stopped world answers nothing: the caller waits until the world ends.
   if (stopped()) return true;
-  if (h.crashed || h.state == SessionState::Closed || h.state == SessionState::Expired) {
-    return answer_at_once(op, Outcome{.error = Error::InvalidState});
-  }
+  if (!h.alive()) return answer_at_once(op, Outcome{.error = Error::InvalidState});
   if (Error e = op.close ? Error::Ok : c_client_refusal(op.request); e != Error::Ok) {
     return answer_at_once(op, Outcome{.error = e});
   }
@@ -339,13 +337,10 @@ void World::Impl::set_state(Handle& h, SessionState s) {
 }
 
 void World::Impl::connect(Handle& h) {
-  if (h.crashed || h.state == SessionState::Closed || h.state == SessionState::Expired) return;
+  if (!h.alive()) return;
   if (now < h.cut_until) {
     // Cut off: every attempt fails until the network heals.
-    Handle* hp = &h;
-    call_at(h.cut_until, [this, hp] {
-      if (hp->conn == 0 && hp->state == SessionState::Connecting) connect(*hp);
-    });
+    reconnect_at(h, h.cut_until);
     return;
   }
   std::uint64_t id = next_conn++;
@@ -364,8 +359,12 @@ void World::Impl::disconnected(Handle& h) {
   set_state(h, SessionState::Connecting);
   fail_all(h, Error::ConnectionLoss);
   if (was_connected) session_event(h, KeeperState::Disconnected);
+  reconnect_at(h, now + cfg.reconnect_delay_ms);
+}
+
+void World::Impl::reconnect_at(Handle& h, TimeMs t) {
   Handle* hp = &h;
-  call_at(now + cfg.reconnect_delay_ms, [this, hp] {
+  call_at(t, [this, hp] {
     if (hp->conn == 0 && hp->state == SessionState::Connecting) connect(*hp);
   });
 }

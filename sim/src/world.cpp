@@ -320,10 +320,7 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
     // expire. Decision 0 keeps the requester.
     const auto n = static_cast<std::uint32_t>(handles.size());
     victim = handles[(static_cast<std::uint32_t>(h.index) + decisions.pick(n)) % n].get();
-    if (victim->crashed || victim->state == SessionState::Closed ||
-        victim->state == SessionState::Expired) {
-      return;
-    }
+    if (!victim->alive()) return;
   }
   apply_fault(strike->kind, *victim, is(FaultKind::Pause) ? cfg.nemesis.pause_ms : cfg.nemesis.delay_ms);
 }
@@ -424,7 +421,7 @@ void World::Impl::reap() {
 
 // --- faults ---
 
-std::optional<World::Impl::Strike> World::Impl::fault_for(const Handle& h, const UpMsg& msg) {
+std::optional<World::Impl::Strike> World::Impl::fault_for(Handle& h, const UpMsg& msg) {
   for (Armed& a : armed) {
     if (a.done || !a.fault.on || a.fault.client != msg.view) continue;
     const RequestMatch& m = *a.fault.on;
@@ -435,14 +432,14 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(const Handle& h, const
     return Strike{a.fault.kind};
   }
   if (!cfg.nemesis.per_request()) return std::nullopt;
-  Storm& storm = storms[static_cast<std::size_t>(h.index)];
+  Handle::Storm& storm = h.storm;
   if (storm.calm > 0) {
     --storm.calm;
     return std::nullopt;
   }
   // One decision per request; 0 (and every low value) means no fault.
   if (const std::optional<FaultKind> k = cfg.nemesis.strike(decisions.pick(kNemesisChoices))) {
-    if (++storm.struck == kNemesisStorm) storm = Storm{.calm = kNemesisStorm};
+    if (++storm.struck == kNemesisStorm) storm = Handle::Storm{.calm = kNemesisStorm};
     return Strike{*k, true};
   }
   storm.struck = 0;
@@ -504,7 +501,7 @@ void World::Impl::strike_timed(TimedFault fault) {
   switch (fault) {
     case TimedFault::AnyTime: {
       Handle& h = *handles[decisions.pick(n)];
-      if (!alive(h)) return;
+      if (!h.alive()) return;
       // The mildest first: decision 0 drops the connection.
       constexpr FaultKind kinds[] = {FaultKind::DropBeforeApply, FaultKind::ExpireSession, FaultKind::Pause,
                                      FaultKind::Crash};
@@ -517,20 +514,20 @@ void World::Impl::strike_timed(TimedFault fault) {
       const TimeMs until = now + 1 + decisions.pick(static_cast<std::uint32_t>(std::max<TimeMs>(cfg.nemesis.pause_ms, 1)));
       for (auto& hp : handles) {
         if (!everyone && decisions.pick(2) == 0) continue;
-        if (alive(*hp)) cut_off(*hp, until, "blip");
+        if (hp->alive()) cut_off(*hp, until, "blip");
       }
       return;
     }
     case TimedFault::Burst: {
       Handle* h = handles[decisions.pick(n)].get();
-      if (!alive(*h)) return;
+      if (!h->alive()) return;
       // Two or three drops, each a few ms after the last: the first breaks
       // the connection, a later one the reconnection or the retry after it.
       const int drops = 2 + static_cast<int>(decisions.pick(2));
       TimeMs at = now;
       for (int i = 0; i < drops; ++i) {
         call_at(at, [this, h] {
-          if (alive(*h)) cut_off(*h, now, "burst");
+          if (h->alive()) cut_off(*h, now, "burst");
         });
         at += 1 + decisions.pick(20);
       }
@@ -598,7 +595,6 @@ Client& World::open(std::string name, int session_timeout_ms, int process) {
   m.clients.push_back(std::make_unique<SimClient>(m, *h, id, std::move(name)));
   Handle& ref = *h;
   m.handles.push_back(std::move(h));
-  m.storms.emplace_back();
   m.connect(ref);
   return *m.clients.back();
 }
@@ -662,7 +658,7 @@ void World::schedule(const ScriptedFault& fault) {
       if (fault.client == kAllClients) {
         // Correlated: every live client at the same instant, in handle order.
         for (auto& hp : m.handles) {
-          if (m.alive(*hp)) m.apply_fault(fault.kind, *hp, fault.duration_ms);
+          if (hp->alive()) m.apply_fault(fault.kind, *hp, fault.duration_ms);
         }
         return;
       }

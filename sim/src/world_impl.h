@@ -135,6 +135,13 @@ struct Handle {
   TimeMs paused_until = -1;                 // > now while paused
   bool crashed = false;
   TimeMs cut_until = 0;                     // no connection before then (blip-all)
+  // The nemesis's storm against this handle (see kNemesisStorm).
+  struct Storm {
+    int struck = 0;  // requests struck in a row
+    int calm = 0;    // requests still to let through untouched
+  } storm;
+  // Neither crashed nor ended: calls go out, faults can strike.
+  bool alive() const { return !crashed && state != SessionState::Closed && state != SessionState::Expired; }
   std::deque<std::pair<std::uint64_t, DownMsg>> held;  // (conn, msg) that arrived while paused
 };
 
@@ -242,13 +249,7 @@ struct World::Impl {
     FaultKind kind;
     bool random = false;  // from the nemesis, not a scripted fault
   };
-  std::optional<Strike> fault_for(const Handle& h, const UpMsg& msg);
-  // The nemesis's storm against each client, by handle index (see kNemesisStorm).
-  struct Storm {
-    int struck = 0;  // requests struck in a row
-    int calm = 0;    // requests still to let through untouched
-  };
-  std::vector<Storm> storms;
+  std::optional<Strike> fault_for(Handle& h, const UpMsg& msg);
   void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms);
   // The time-triggered nemesis: a window each kTimedWindowMs, in which a
   // timed class may strike at a drawn instant; stops once no timed rate is
@@ -260,9 +261,6 @@ struct World::Impl {
   // Cuts `h` off the server until `until`: its connection breaks and it
   // cannot reconnect before then.
   void cut_off(Handle& h, TimeMs until, std::string_view why);
-  bool alive(const Handle& h) const {
-    return !h.crashed && h.state != SessionState::Closed && h.state != SessionState::Expired;
-  }
 
   // --- client library (sim_client.cpp) ---
   // Sends (or queues) op.request; false if it completed at once (op.result set).
@@ -278,6 +276,8 @@ struct World::Impl {
   int answers_in_step = 0;
   void forget(Handle& h, PendingOp& op);
   void connect(Handle& h);
+  // Tries connect(h) at `t` unless it reconnected or ended by then.
+  void reconnect_at(Handle& h, TimeMs t);
   void on_down(Handle& h, DownMsg& msg);
   void complete(Handle& h, PendingOp& op, Outcome&& out);
   // The library's side of removeWatches: forgets the handle's watchers of
