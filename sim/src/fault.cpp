@@ -1,7 +1,14 @@
 #include "zksim/fault.h"
 
+#include <array>
+
 namespace zksim {
 namespace {
+
+// Class k's name; the first kFaultKinds are FaultKind k's too.
+constexpr std::array<std::string_view, kFaultClasses> kClassNames = {
+    "drop-before-apply", "drop-after-apply", "expire-session", "pause", "crash", "delay",
+    "any-time",          "blip-all",         "burst"};
 
 // The band of choices [low, high) that strike with class `k`.
 struct Band {
@@ -20,6 +27,10 @@ Band band_of(const NemesisRates& rates, int k) {
 }
 
 }  // namespace
+
+std::string_view fault_class_name(std::int32_t fault_class) {
+  return fault_class >= 0 && fault_class < kFaultClasses ? kClassNames[static_cast<std::size_t>(fault_class)] : "?";
+}
 
 std::optional<FaultKind> NemesisRates::strike(std::uint32_t choice) const {
   for (int k = 0; k < kFaultKinds; ++k) {

@@ -43,9 +43,6 @@ constexpr std::array<std::string_view, 16> kRequestNames = {
     "getChildren", "getEphemerals", "getAllChildrenNumber", "sync", "getACL", "setACL",
     "addWatch", "removeWatches", "setWatches", "multi"};
 
-constexpr std::array<std::string_view, kFaultClasses> kFaultNames = {
-    "drop-before-apply", "drop-after-apply", "expire-session", "pause", "crash", "delay",
-    "any-time",          "blip-all",         "burst"};
 
 constexpr std::array<std::string_view, 4> kStateNames = {"connecting", "connected", "expired",
                                                          "closed"};
@@ -61,8 +58,7 @@ std::string_view name_in(const std::array<std::string_view, N>& names, std::int3
 }  // namespace
 
 std::string_view request_kind_name(std::int32_t kind) { return name_in(kRequestNames, kind); }
-std::string_view fault_kind_name(std::int32_t kind) { return kind < kFaultKinds ? name_in(kFaultNames, kind) : "?"; }
-std::string_view fault_class_name(std::int32_t fault_class) { return name_in(kFaultNames, fault_class); }
+std::string_view fault_kind_name(std::int32_t kind) { return kind < kFaultKinds ? fault_class_name(kind) : "?"; }
 std::string_view session_state_name(std::int32_t state) { return name_in(kStateNames, state); }
 
 void Trace::add(TraceEvent e) {
