@@ -154,8 +154,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     const bool exists = server.node(path).has_value();
     if (w.recipe == "barrier") return exists;
     if (!path.ends_with(std::string("/") + recipes::DoubleBarrier::kReady)) return false;
-    const std::string dir(parent_of(path));
-    return !exists || unremovable_ready(dir.substr(dir.rfind('/') + 1));
+    return !exists || unremovable_ready(std::string(name_of(parent_of(path))));
   };
   if (w.recipe == "barrier") {
     for (const std::string& name : server.children(kDir)) {

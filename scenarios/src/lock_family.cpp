@@ -230,44 +230,50 @@ std::vector<std::string> properties(const std::string& r) {
   return out;
 }
 
-// Watch events delivered per (txn, path): how many clients one change woke.
-Wakeups max_wakeups(const Trace& trace) {
-  std::map<std::pair<std::int64_t, std::string_view>, Wakeups> woken;  // views into `trace`
-  const Wakeups* most = nullptr;  // the first change to reach the highest count
+// Calls f(change, first, event) for every watch event that wakes a waiter
+// (a node deleted, a child list changed). `change` numbers the change
+// behind it, one transaction on one path, in the order changes first woke
+// someone; `first` is true at its first event.
+template <class F>
+void for_each_wakeup(const Trace& trace, F&& f) {
+  std::map<std::pair<std::int64_t, std::string_view>, std::size_t> changes;  // views into `trace`
   for (const TraceEvent& e : trace.events()) {
     if (e.kind != TraceKind::Watch) continue;
     auto type = static_cast<EventType>(e.code);
     if (type != EventType::NodeDeleted && type != EventType::NodeChildrenChanged) continue;
-    Wakeups& w = woken[{e.zxid, e.path}];
-    if (w.count++ == 0) {
-      w.time = e.time;
-      w.path = e.path;
-    }
-    w.clients.push_back(e.client);
-    if (!most || w.count > most->count) most = &w;
+    auto [it, first] = changes.emplace(std::pair{e.zxid, std::string_view(e.path)}, changes.size());
+    f(it->second, first, e);
   }
+}
+
+// The change that woke the most clients (the first to reach that count).
+Wakeups max_wakeups(const Trace& trace) {
+  std::vector<Wakeups> woken;
+  std::optional<std::size_t> most;
+  for_each_wakeup(trace, [&](std::size_t change, bool first, const TraceEvent& e) {
+    if (first) woken.push_back(Wakeups{0, e.time, e.path, {}});
+    Wakeups& w = woken[change];
+    ++w.count;
+    w.clients.push_back(e.client);
+    if (!most || w.count > woken[*most].count) most = change;
+  });
   if (!most) return {};
-  Wakeups out = *most;
+  Wakeups out = std::move(woken[*most]);
   std::sort(out.clients.begin(), out.clients.end());
   return out;
 }
 
 // Every change that woke waiters of a read/write lock, by role.
 std::vector<SharedWakeups> shared_wakeups(const Trace& trace) {
-  std::map<std::pair<std::int64_t, std::string_view>, std::size_t> index;  // views into `trace`
   std::vector<SharedWakeups> out;
-  for (const TraceEvent& e : trace.events()) {
-    if (e.kind != TraceKind::Watch) continue;
-    auto type = static_cast<EventType>(e.code);
-    if (type != EventType::NodeDeleted && type != EventType::NodeChildrenChanged) continue;
-    auto [it, fresh] = index.emplace(std::pair{e.zxid, std::string_view(e.path)}, out.size());
-    if (fresh) {
-      const std::string_view name = std::string_view(e.path).substr(e.path.rfind('/') + 1);
-      out.push_back(SharedWakeups{e.time, e.path, type == EventType::NodeDeleted && !writer_node(name), {}, {}});
+  for_each_wakeup(trace, [&](std::size_t change, bool first, const TraceEvent& e) {
+    if (first) {
+      const bool deleted = static_cast<EventType>(e.code) == EventType::NodeDeleted;
+      out.push_back(SharedWakeups{e.time, e.path, deleted && !writer_node(name_of(e.path)), {}, {}});
     }
-    SharedWakeups& w = out[it->second];
+    SharedWakeups& w = out[change];
     (writes(e.client) ? w.writers : w.readers).push_back(e.client);
-  }
+  });
   return out;
 }
 
