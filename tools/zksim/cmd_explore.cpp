@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <numeric>
 
 namespace zksim::cli {
 
@@ -108,7 +109,7 @@ Campaign campaign_from(const Args& a) {
     c.workload.hold_ms = flaw->hold_ms;
   } else if (a.flag("--swarm") && !a.has("--faults")) {
     std::vector<int> every(kFaultClasses);
-    for (int k = 0; k < kFaultClasses; ++k) every[static_cast<std::size_t>(k)] = k;
+    std::iota(every.begin(), every.end(), 0);
     c.config = nemesis_config(every, rate);
   } else {
     c.config = nemesis_config(parse_fault_classes("zksim explore --faults", a.text("--faults", "none")), rate);
