@@ -276,12 +276,12 @@ void World::Impl::complete(Handle& h, PendingOp& op, Outcome&& out) {
     // activateWatcher: exists registers either way; getData and getChildren
     // only on success. The op's path and watcher are not needed after this.
     Handle::WatchTable* table = nullptr;
-    if (op.kind == request_kind<ExistsRequest> && out.error == Error::Ok) table = &h.node_w;
-    if (op.kind == request_kind<ExistsRequest> && out.error == Error::NoNode) table = &h.exist_w;
-    if (op.kind == request_kind<GetDataRequest> && out.error == Error::Ok) table = &h.node_w;
-    if (op.kind == request_kind<GetChildrenRequest> && out.error == Error::Ok) table = &h.child_w;
+    if (op.kind == request_kind<ExistsRequest> && out.error == Error::Ok) table = &h.watches.node;
+    if (op.kind == request_kind<ExistsRequest> && out.error == Error::NoNode) table = &h.watches.exist;
+    if (op.kind == request_kind<GetDataRequest> && out.error == Error::Ok) table = &h.watches.node;
+    if (op.kind == request_kind<GetChildrenRequest> && out.error == Error::Ok) table = &h.watches.child;
     if (op.kind == request_kind<AddWatchRequest> && out.error == Error::Ok) {
-      table = op.recursive ? &h.recursive_w : &h.persistent_w;
+      table = op.recursive ? &h.watches.recursive : &h.watches.persistent;
     }
     if (table) {
       auto it = table->find(op.path);
@@ -302,14 +302,14 @@ void World::Impl::drop_watchers(Handle& h, std::string_view path, WatcherType ty
     auto it = table.find(path);
     if (it != table.end()) table.erase(it);
   };
-  if (type != WatcherType::Data) drop(h.child_w);
+  if (type != WatcherType::Data) drop(h.watches.child);
   if (type != WatcherType::Children) {
-    drop(h.node_w);
-    drop(h.exist_w);
+    drop(h.watches.node);
+    drop(h.watches.exist);
   }
   if (type == WatcherType::Any) {
-    drop(h.persistent_w);
-    drop(h.recursive_w);
+    drop(h.watches.persistent);
+    drop(h.watches.recursive);
   }
 }
 
@@ -358,8 +358,41 @@ void World::Impl::disconnected(Handle& h) {
   bool was_connected = h.state == SessionState::Connected;
   set_state(h, SessionState::Connecting);
   fail_all(h, Error::ConnectionLoss);
-  if (was_connected) session_event(h, KeeperState::Disconnected);
+  if (was_connected) {
+    if (h.rules->lost_after_suspended_timeout) lose_at(h, now + h.timeout_ms);
+    if (h.rules->set_watches_on_reconnect) {
+      session_event(h, KeeperState::Disconnected, h.watches);
+    } else {
+      const Handle::Watches gone = std::exchange(h.watches, {});
+      session_event(h, KeeperState::Disconnected, gone);
+    }
+  }
   reconnect_at(h, now + cfg.reconnect_delay_ms);
+}
+
+void World::Impl::lose_at(Handle& h, TimeMs t) {
+  Handle* hp = &h;
+  h.lost_call = call_at(t, [this, hp] {
+    hp->lost_call = 0;
+    if (hp->crashed || hp->state != SessionState::Connecting) return;
+    if (paused(*hp)) return lose_at(*hp, hp->paused_until);  // its threads are stopped too
+    session_expired(*hp);
+  });
+}
+
+void World::Impl::session_expired(Handle& h) {
+  client_close(h);
+  if (h.lost_call) cancel_call(std::exchange(h.lost_call, 0));
+  set_state(h, SessionState::Expired);
+  const Handle::Watches gone = std::exchange(h.watches, {});
+  if (h.rules->new_session_after_expiry) {
+    // At once, as Curator's reset() and kazoo's connect loop do.
+    h.session = SessionId{};
+    set_state(h, SessionState::Connecting);
+    reconnect_at(h, now);
+  }
+  fail_all(h, Error::SessionExpired);
+  session_event(h, KeeperState::Expired, gone);
 }
 
 void World::Impl::reconnect_at(Handle& h, TimeMs t) {
@@ -377,20 +410,21 @@ void World::Impl::on_down(Handle& h, DownMsg& msg) {
   }
   switch (msg.kind) {
     case DownMsg::ConnectOk: {
+      if (h.lost_call) cancel_call(std::exchange(h.lost_call, 0));
       h.session = msg.session;
       h.timeout_ms = msg.timeout_ms;
       handle_of_session[h.session] = h.index;
       set_state(h, SessionState::Connected);
       // finalize_session_establishment: setWatches goes first, then what
-      // was queued while connecting, then the SyncConnected event.
+      // was queued while connecting, then the SyncConnected event. (A
+      // flavour without setWatches has no watchers left to send.)
       SetWatchesRequest sw{.relative_zxid = h.last_zxid};
-      for (const auto& [p, ws] : h.node_w) sw.data.push_back(p);
-      for (const auto& [p, ws] : h.exist_w) sw.exist.push_back(p);
-      for (const auto& [p, ws] : h.child_w) sw.child.push_back(p);
-      for (const auto& [p, ws] : h.persistent_w) sw.persistent.push_back(p);
-      for (const auto& [p, ws] : h.recursive_w) sw.persistent_recursive.push_back(p);
-      if (!sw.data.empty() || !sw.exist.empty() || !sw.child.empty() || !sw.persistent.empty() ||
-          !sw.persistent_recursive.empty()) {
+      for (const auto& [p, ws] : h.watches.node) sw.data.push_back(p);
+      for (const auto& [p, ws] : h.watches.exist) sw.exist.push_back(p);
+      for (const auto& [p, ws] : h.watches.child) sw.child.push_back(p);
+      for (const auto& [p, ws] : h.watches.persistent) sw.persistent.push_back(p);
+      for (const auto& [p, ws] : h.watches.recursive) sw.persistent_recursive.push_back(p);
+      if (!h.watches.empty()) {
         record(TraceKind::Request, h.views.front(), h.session, 0, request_kind<SetWatchesRequest>, 0, 0, {});
         UpMsg msg{UpMsg::Req, 0, h.views.front()};
         msg.own = std::make_unique<Request>(std::move(sw));
@@ -406,16 +440,11 @@ void World::Impl::on_down(Handle& h, DownMsg& msg) {
                op->path);
         send_up(h, UpMsg{op->close ? UpMsg::Close : UpMsg::Req, op->xid, op->view, &op->request});
       }
-      session_event(h, KeeperState::SyncConnected);
+      session_event(h, KeeperState::SyncConnected, h.watches);
       return;
     }
     case DownMsg::ConnectExpired:
-      client_close(h);
-      set_state(h, SessionState::Expired);
-      fail_all(h, Error::SessionExpired);
-      session_event(h, KeeperState::Expired);
-      h.node_w.clear(), h.exist_w.clear(), h.child_w.clear();
-      h.persistent_w.clear(), h.recursive_w.clear();
+      session_expired(h);
       return;
     case DownMsg::Reply: {
       h.last_zxid = std::max(h.last_zxid, msg.outcome.zxid.value);
@@ -441,19 +470,69 @@ void World::Impl::on_down(Handle& h, DownMsg& msg) {
   }
 }
 
-void World::Impl::session_event(Handle& h, KeeperState state) {
-  WatchedEvent e{EventType::None, state, ""};
-  // Every watcher registered with the handle hears session events, after the
-  // default watchers (collectWatchers for ZOO_SESSION_EVENT); none is removed.
-  std::vector<Watcher> all;
-  for (int v : h.views) {
-    if (clients[v]->default_watcher) all.push_back(clients[v]->default_watcher);
-    for (const auto& [id, l] : clients[v]->listeners) all.push_back(l);
+void World::Impl::session_event(Handle& h, KeeperState state, const Handle::Watches& watchers) {
+  const WatchedEvent e{EventType::None, state, ""};
+  const bool own_thread = h.rules->listeners_on_own_thread;
+  if (own_thread) tell_listeners(h, state);
+  // Each view's default watcher, then its listeners (unless they have a
+  // thread of their own); then, as collectWatchers does for
+  // ZOO_SESSION_EVENT, every watcher registered with the handle, none
+  // removed. What is called is fixed before the first call.
+  struct ViewCalls {
+    int view;
+    Watcher default_watcher;
+    std::vector<std::uint64_t> listeners;
+  };
+  std::vector<ViewCalls> views;
+  for (int v : h.views) views.push_back({v, clients[v]->default_watcher, own_thread ? std::vector<std::uint64_t>{} : listener_ids(v)});
+  std::vector<Watcher> registered;
+  for (auto* table : {&watchers.node, &watchers.exist, &watchers.child, &watchers.persistent,
+                      &watchers.recursive}) {
+    for (const auto& [path, ws] : *table) registered.insert(registered.end(), ws.begin(), ws.end());
   }
-  for (auto* table : {&h.node_w, &h.exist_w, &h.child_w, &h.persistent_w, &h.recursive_w}) {
-    for (const auto& [path, ws] : *table) all.insert(all.end(), ws.begin(), ws.end());
+  for (ViewCalls& v : views) {
+    if (v.default_watcher) v.default_watcher(e);
+    call_listeners(v.view, v.listeners, e);
   }
-  for (Watcher& w : all) w(e);
+  for (Watcher& w : registered) w(e);
+}
+
+std::vector<std::uint64_t> World::Impl::listener_ids(int view) const {
+  std::vector<std::uint64_t> ids;
+  for (const auto& [id, l] : clients[view]->listeners) ids.push_back(id);
+  return ids;
+}
+
+void World::Impl::call_listeners(int view, const std::vector<std::uint64_t>& ids, const WatchedEvent& e) {
+  // Looked up as they are called: an earlier listener may have removed a later one.
+  for (std::uint64_t id : ids) {
+    auto& listeners = clients[view]->listeners;
+    auto it = listeners.find(id);
+    if (it == listeners.end()) continue;
+    Watcher l = it->second;  // it may remove itself
+    l(e);
+  }
+}
+
+void World::Impl::tell_listeners(Handle& h, KeeperState state) {
+  const TimeMs t = std::max(now + static_cast<TimeMs>(decisions.pick(kListenerLagChoices)), h.listener_last);
+  h.listener_last = t;
+  Handle* hp = &h;
+  call_at(t, [this, hp, state] { listener_step(*hp, state); });
+}
+
+void World::Impl::listener_step(Handle& h, KeeperState state) {
+  if (h.crashed) return;
+  if (paused(h)) {
+    Handle* hp = &h;
+    call_at(h.paused_until, [this, hp, state] { listener_step(*hp, state); });
+    return;
+  }
+  record(TraceKind::Listener, h.views.front(), h.session, h.last_zxid, static_cast<int>(state));
+  const WatchedEvent e{EventType::None, state, ""};
+  std::vector<std::pair<int, std::vector<std::uint64_t>>> views;
+  for (int v : h.views) views.emplace_back(v, listener_ids(v));
+  for (const auto& [v, ids] : views) call_listeners(v, ids, e);
 }
 
 void World::Impl::watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxid) {
@@ -476,24 +555,24 @@ void World::Impl::watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxi
   switch (e.type) {
     case EventType::NodeCreated:
     case EventType::NodeDataChanged:
-      take(h.node_w);
-      take(h.exist_w);
+      take(h.watches.node);
+      take(h.watches.exist);
       break;
     case EventType::NodeChildrenChanged:
-      take(h.child_w);
+      take(h.watches.child);
       break;
     case EventType::NodeDeleted:
-      take(h.node_w);
-      take(h.exist_w);
-      take(h.child_w);
+      take(h.watches.node);
+      take(h.watches.exist);
+      take(h.watches.child);
       break;
     case EventType::None:
       break;
   }
-  keep(h.persistent_w, e.path);
-  if (e.type != EventType::NodeChildrenChanged && !h.recursive_w.empty()) {
+  keep(h.watches.persistent, e.path);
+  if (e.type != EventType::NodeChildrenChanged && !h.watches.recursive.empty()) {
     for (std::string_view p = e.path;; p = parent_of(p)) {
-      keep(h.recursive_w, p);
+      keep(h.watches.recursive, p);
       if (p == "/") break;
     }
   }

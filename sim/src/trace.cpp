@@ -125,6 +125,8 @@ std::string Trace::render(const TraceEvent& e) {
                          e.path.empty() ? "" : " " + e.path);
     case TraceKind::Annotation:
       return fmt::format("{} // {}", head, e.detail);
+    case TraceKind::Listener:
+      return fmt::format("{} => listeners told {}", head, keeper_state_name(static_cast<KeeperState>(e.code)));
   }
   return head;
 }

@@ -351,7 +351,14 @@ void World::Impl::go_silent(Handle& h, TimeMs since) {
     TimeMs k = (limit - h.last_send) / interval;
     server.touch(s, h.last_send + k * interval + cfg.latency_ms);
   }
-  mark_silent(s, *server.deadline(s));
+  // The server's expiry may come late (a tick, a leader election giving
+  // every session a new timeout). That matters where the client may open a
+  // new session meanwhile: the old one's ephemerals are still there.
+  TimeMs lag = 0;
+  if (h.rules->new_session_after_expiry) {
+    lag = static_cast<TimeMs>(decisions.pick(kExpiryLagChoices)) * h.timeout_ms / 4;
+  }
+  mark_silent(s, *server.deadline(s) + lag);
   schedule_expiry();
 }
 
@@ -552,8 +559,7 @@ void World::Impl::crash(int process) {
     client_close(h);
     h.crashed = true;
     set_state(h, SessionState::Closed);
-    h.node_w.clear(), h.exist_w.clear(), h.child_w.clear();
-    h.persistent_w.clear(), h.recursive_w.clear();
+    h.watches = {};
     h.held.clear();
   }
   // The process's coroutines vanish where they stand.
@@ -583,9 +589,11 @@ World::~World() {
   }
 }
 
-Client& World::open(std::string name, int session_timeout_ms, int process) {
+Client& World::open(std::string name, int session_timeout_ms, int process, Flavour flavour) {
   Impl& m = *impl_;
   auto h = std::make_unique<Handle>();
+  h->flavour = flavour;
+  h->rules = &rules_of(flavour);
   h->index = static_cast<int>(m.handles.size());
   h->process = process >= 0 ? process : 1000000 + h->index;
   h->requested_timeout_ms = session_timeout_ms;

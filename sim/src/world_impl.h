@@ -4,6 +4,7 @@
 // sim_client.cpp is the client library side.
 #pragma once
 
+#include "zksim/flavour.h"
 #include "zksim/world.h"
 
 #include <coroutine>
@@ -116,6 +117,8 @@ struct Conn {
 struct Handle {
   int index = 0;
   int process = 0;
+  Flavour flavour = Flavour::C;
+  const FlavourRules* rules = &rules_of(Flavour::C);
   int requested_timeout_ms = 0;
   int timeout_ms = 0;
   SessionId session;
@@ -128,7 +131,12 @@ struct Handle {
   std::deque<PendingOp*> queued;
   // Watchers by path (ordered: session events reach them in path order).
   using WatchTable = std::map<std::string, std::vector<Watcher>, std::less<>>;
-  WatchTable node_w, exist_w, child_w, persistent_w, recursive_w;
+  struct Watches {
+    WatchTable node, exist, child, persistent, recursive;
+    bool empty() const {
+      return node.empty() && exist.empty() && child.empty() && persistent.empty() && recursive.empty();
+    }
+  } watches;
   std::vector<int> views;                   // client ids sharing this handle
   TimeMs last_send = 0;
   TimeMs pause_start = 0;
@@ -143,6 +151,12 @@ struct Handle {
   // Neither crashed nor ended: calls go out, faults can strike.
   bool alive() const { return !crashed && state != SessionState::Closed && state != SessionState::Expired; }
   std::deque<std::pair<std::uint64_t, DownMsg>> held;  // (conn, msg) that arrived while paused
+  // The library's own verdict that the session is lost, due while it stays
+  // disconnected (FlavourRules::lost_after_suspended_timeout); 0: none.
+  std::uint64_t lost_call = 0;
+  // The listener thread's last delivery (FlavourRules::listeners_on_own_thread):
+  // it tells session events in order.
+  TimeMs listener_last = 0;
 };
 
 struct World::Impl {
@@ -284,7 +298,29 @@ struct World::Impl {
   // `type` on `path` (removeWatchers in the C client; Any also the add_watch ones).
   void drop_watchers(Handle& h, std::string_view path, WatcherType type);
   void disconnected(Handle& h);
-  void session_event(Handle& h, KeeperState state);
+  // The session is over, as the server said on reconnecting or as the
+  // library decided (lost_after_suspended_timeout): pending calls fail with
+  // SessionExpired, everyone is told Expired, and the handle either ends or,
+  // if its flavour says so, starts a new session.
+  void session_expired(Handle& h);
+  // Tells `state` to the default watchers and the listeners (on their own
+  // thread if the flavour has one) and, if the flavour says so, to `watchers`.
+  void session_event(Handle& h, KeeperState state, const Handle::Watches& watchers);
+  void tell_listeners(Handle& h, KeeperState state);
+  // The listener thread's step: tells `state` to every listener of `h`.
+  void listener_step(Handle& h, KeeperState state);
+  // The ids of view `view`'s session listeners, in order.
+  std::vector<std::uint64_t> listener_ids(int view) const;
+  // Calls the listeners `ids` of view `view` that are still registered.
+  void call_listeners(int view, const std::vector<std::uint64_t>& ids, const WatchedEvent& e);
+  // Declares the session lost at `t` unless it reconnected or ended by then.
+  void lose_at(Handle& h, TimeMs t);
+  // A listener thread is this many ms behind at most (drawn per event).
+  static constexpr std::uint32_t kListenerLagChoices = 3;
+  // How late the server expires a silent session of a flavour that starts a
+  // new one (FlavourRules::new_session_after_expiry): a drawn quarter of the
+  // session timeout, 0 to 4.
+  static constexpr std::uint32_t kExpiryLagChoices = 5;
   void watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxid);
   void set_state(Handle& h, SessionState s);
   void fail_all(Handle& h, Error e);

@@ -22,6 +22,7 @@ enum class TraceKind : std::uint8_t {
   Fault,       // a fault was injected; code = FaultKind
   Server,      // the server acted on its own: code = ServerAction
   Annotation,  // a recipe or workload wrote `detail`
+  Listener,    // a client's session listeners were told, on their own thread; code = KeeperState
 };
 
 enum class ServerAction : std::int32_t { SessionOpened, SessionExpired, SessionClosed, Reaped };

@@ -20,6 +20,7 @@
 #include "zksim/client.h"
 #include "zksim/decision.h"
 #include "zksim/fault.h"
+#include "zksim/flavour.h"
 #include "zksim/server.h"
 #include "zksim/task.h"
 #include "zksim/trace.h"
@@ -48,8 +49,10 @@ class World {
   World& operator=(const World&) = delete;
 
   // A new client handle with a new session, starting to connect now. Clients
-  // of the same `process` crash together; -1 gives the client its own.
-  Client& open(std::string name, int session_timeout_ms = 4000, int process = -1);
+  // of the same `process` crash together; -1 gives the client its own. The
+  // `flavour` is the client library it behaves like (flavour.h).
+  Client& open(std::string name, int session_timeout_ms = 4000, int process = -1,
+               Flavour flavour = Flavour::C);
   // Another handle on the same session (threads of one process sharing a
   // zhandle): same session, own default watcher and name.
   Client& share(Client& client, std::string name);

@@ -154,6 +154,13 @@ struct Builder {
         k.label = fmt::format("// {}", e.detail);
         k.detail = fmt::format("t={} {}: {}", e.time, lane_name(k.lane), e.detail);
         break;
+      case TraceKind::Listener: {
+        const auto state = keeper_state_name(static_cast<KeeperState>(e.code));
+        k.kind = MarkKind::State;
+        k.label = fmt::format("=> {}", state);
+        k.detail = fmt::format("t={} {}'s listener thread told its listeners {}", e.time, lane_name(k.lane), state);
+        break;
+      }
     }
     return k;
   }

@@ -1,0 +1,50 @@
+// Client flavours: which real client library a simulated client behaves
+// like. A flavour is a set of rules the simulated client library follows
+// where the libraries differ; everything else is ZooKeeper's C client (3.8).
+// The sources of each rule are in docs/flavours.md.
+//
+//   Client& zk = world.open("c0", 2000, -1, Flavour::Curator);
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace zksim {
+
+enum class Flavour : std::uint8_t { C, Curator, Kazoo };
+inline constexpr int kFlavours = 3;
+
+struct FlavourRules {
+  std::string_view name;             // "c", "curator", "kazoo"
+  std::string_view summary;          // one line for `zksim list`
+  // After the session expired, the same client object opens a new session
+  // (state Expired, then Connecting with session id 0) and recipes carry on
+  // with it; otherwise the handle is final (every call: InvalidState).
+  bool new_session_after_expiry;
+  // On reconnecting within a session, the library sends setWatches, so the
+  // server re-arms the watches set on the old connection and every watcher
+  // stays registered (and hears every session event). Without it, when the
+  // connection drops each watcher is told Disconnected once and forgotten:
+  // its watch is gone for good.
+  bool set_watches_on_reconnect;
+  // Session listeners run on a thread of their own: each session event
+  // reaches them as a separate step, a drawn moment later, interleaved with
+  // the event thread's watch events and replies. Otherwise they run at the
+  // state change, before the watchers hear of it.
+  bool listeners_on_own_thread;
+  // The library declares the session lost by itself once it has been
+  // disconnected for the negotiated session timeout, without hearing from
+  // the server; the server may still hold the session (and its ephemerals)
+  // for a while after that.
+  bool lost_after_suspended_timeout;
+  // The names its listeners know the states by: disconnected, connected
+  // again, lost (Curator: SUSPENDED, RECONNECTED, LOST).
+  std::array<std::string_view, 3> state_names;
+};
+
+const FlavourRules& rules_of(Flavour f);
+std::string_view flavour_name(Flavour f);
+std::optional<Flavour> flavour_named(std::string_view name);
+
+}  // namespace zksim
