@@ -684,6 +684,12 @@ void World::inject(FaultKind kind, int client, TimeMs duration_ms) {
   m.apply_fault(kind, h, duration_ms);
 }
 
+void World::partition(int client, TimeMs duration_ms) {
+  Impl& m = *impl_;
+  Handle& h = static_cast<SimClient&>(*m.clients.at(static_cast<std::size_t>(client))).handle();
+  if (h.alive()) m.cut_off(h, m.now + std::max<TimeMs>(duration_ms, 0), "partition");
+}
+
 void World::set_nemesis(const NemesisRates& rates) {
   impl_->cfg.nemesis = rates;
   impl_->start_timed_nemesis();

@@ -93,6 +93,9 @@ class World {
   // Faults, now or scripted.
   void schedule(const ScriptedFault& fault);
   void inject(FaultKind kind, int client, TimeMs duration_ms = 0);
+  // Cuts `client` off the server for `duration_ms`: its connection breaks
+  // now and it cannot connect again before then (one client partitioned).
+  void partition(int client, TimeMs duration_ms);
   // Changes the nemesis from now on (all zero: faults stop, so a run can
   // quiesce and be checked for liveness).
   void set_nemesis(const NemesisRates& rates);
