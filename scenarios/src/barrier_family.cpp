@@ -106,7 +106,7 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
   b.raised.resize(static_cast<std::size_t>(w.rounds));
   for (auto& round : b.raised) round.resize(static_cast<std::size_t>(w.clients));  // a Signal each
   for (int i = 0; i < w.clients; ++i) {
-    Client& zk = world.open(fmt::format("c{}", i), w.session_timeout_ms);
+    Client& zk = open_client(world, w, i);
     int id = world.id(zk);
     world.spawn(zk, w.recipe == "barrier" ? barrier_client(zk, id, w, s, b) : double_barrier_client(zk, id, w, s));
   }

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string_view>
 
 namespace zksim::scenarios::detail {
@@ -200,7 +201,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
 std::string spawn(World& world, const Workload& w, Shared& s) {
   s.server = &world.server();
   for (int i = 0; i < w.clients; ++i) {
-    Client& zk = world.open(fmt::format("c{}", i), w.session_timeout_ms);
+    Client& zk = open_client(world, w, i);
     int id = world.id(zk);
     HoldListener on_hold = [&s, &zk, id](recipes::HoldEvent e) {
       s.history.note(id, zk.now(), recipes::hold_event_name(e));
@@ -278,35 +279,42 @@ std::vector<SharedWakeups> shared_wakeups(const Trace& trace) {
 }
 
 // The stretches in which a client could not act on its belief (paused) or
-// could not have known better (its session expired on the server, and its
-// library had not heard yet); see Window in checkers.h.
+// could not have known better (the server expired the session it was in,
+// and it had not been told yet); see Window in checkers.h. A client whose
+// session listeners run on their own thread (it has Listener events) is
+// told when they run; others when their library's state changes. A client
+// that had already left that session (a flavour that declares the session
+// lost by itself and opens a new one) knew, and is not excused.
 std::vector<Window> excused_windows(const Trace& trace) {
-  // Session id -> client, built at the first expiry (most runs have none).
-  std::optional<std::map<std::int64_t, int>> client_of;
-  auto client_of_session = [&](std::int64_t session) {
-    if (!client_of) {
-      client_of.emplace();
-      for (const TraceEvent& e : trace.events()) {
-        if (e.client >= 0 && e.session.value != 0) client_of->emplace(e.session.value, e.client);
-      }
+  std::set<int> own_thread;
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind == TraceKind::Listener) own_thread.insert(e.client);
+  }
+  auto news = [&](const TraceEvent& e) {
+    if (own_thread.count(e.client)) {
+      return e.kind == TraceKind::Listener && e.code != static_cast<std::int32_t>(KeeperState::SyncConnected);
     }
-    auto c = client_of->find(session);
-    return c == client_of->end() ? std::optional<int>() : std::optional<int>(c->second);
+    return e.kind == TraceKind::State && e.code != static_cast<std::int32_t>(SessionState::Connected);
   };
+  std::map<std::int64_t, int> client_of;  // session -> client, as its state changes name them
+  std::map<int, std::int64_t> current;   // client -> the session its last state change was in
   std::vector<Window> out;
   std::map<int, std::size_t> open;  // client -> expiry window waiting for news
   for (const TraceEvent& e : trace.events()) {
+    if (e.kind == TraceKind::State) {
+      current[e.client] = e.session.value;
+      if (e.session.value != 0) client_of.emplace(e.session.value, e.client);
+    }
     if (e.kind == TraceKind::Fault && e.code == static_cast<std::int32_t>(FaultKind::Pause)) {
       TimeMs ms = std::atoll(e.detail.c_str());
       out.push_back(Window{e.client, e.time, e.time + ms});
     } else if (e.kind == TraceKind::Server &&
                e.code == static_cast<std::int32_t>(ServerAction::SessionExpired)) {
-      std::optional<int> c = client_of_session(e.session.value);
-      if (!c) continue;
-      open[*c] = out.size();
-      out.push_back(Window{*c, e.time, INT64_MAX});
-    } else if (e.kind == TraceKind::State && open.count(e.client) &&
-               e.code != static_cast<std::int32_t>(SessionState::Connected)) {
+      auto c = client_of.find(e.session.value);
+      if (c == client_of.end() || current[c->second] != e.session.value) continue;
+      open[c->second] = out.size();
+      out.push_back(Window{c->second, e.time, INT64_MAX});
+    } else if (open.count(e.client) && news(e)) {
       // The instant the news arrives is in: a reply processed at that same
       // instant (a grant) still came before the news.
       out[open[e.client]].to = e.time + 1;

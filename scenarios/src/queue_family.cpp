@@ -136,7 +136,7 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
   s.family = std::move(state);
   const bool locking = at_least_once(w.recipe);
   for (int i = 0; i < w.clients; ++i) {
-    Client& zk = world.open(fmt::format("c{}", i), w.session_timeout_ms);
+    Client& zk = open_client(world, w, i);
     int id = world.id(zk);
     if (i < w.producers) {
       q.producers.push_back(&zk);

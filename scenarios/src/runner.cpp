@@ -30,6 +30,10 @@ bool FencedCounter::write(std::int64_t fence, int value) {
 
 namespace detail {
 
+Client& open_client(World& world, const Workload& w, int i) {
+  return world.open(fmt::format("c{}", i), w.session_timeout_ms, -1, flavour_of(w, i));
+}
+
 bool session_over(const Client& zk) {
   return zk.state() == SessionState::Expired || zk.state() == SessionState::Closed;
 }
@@ -145,11 +149,25 @@ RunBudget budget_of(const Workload& w, const WorldConfig& config) {
   return b;
 }
 
+Flavour flavour_of(const Workload& w, int i) {
+  return w.flavours.empty() ? Flavour::C : w.flavours[static_cast<std::size_t>(i) % w.flavours.size()];
+}
+
+std::string flavours_text(const std::vector<Flavour>& flavours, std::string_view sep) {
+  std::string out;
+  for (Flavour f : flavours) {
+    if (!out.empty()) out += sep;
+    out += flavour_name(f);
+  }
+  return out.empty() ? std::string(flavour_name(Flavour::C)) : out;
+}
+
 std::string workload_problem(const Workload& w, const WorldConfig& config) {
   if (!family_of(w.recipe)) return fmt::format("unknown recipe '{}'", w.recipe);
   if (w.clients < 1 || w.rounds < 0) {
     return fmt::format("cannot run recipe '{}' with {} clients and {} rounds", w.recipe, w.clients, w.rounds);
   }
+  if (w.flavours.empty()) return "no client flavour given";
   const std::uint64_t steps = budget_of(w, config).steps;
   if (steps > kMaxRunSteps) {
     return fmt::format("{} clients x {} rounds is too much for one run (a budget of {} steps, at most {}); "

@@ -55,6 +55,10 @@ std::string names(std::string_view (*name_of)(std::int32_t), int count) {
   return out;
 }
 
+std::string flavour_list() {
+  return names([](std::int32_t i) { return flavour_name(static_cast<Flavour>(i)); }, kFlavours);
+}
+
 constexpr int kRequestKinds = 16;
 
 // The directives a file may give once, as `key` names them, or "" for the
@@ -64,7 +68,7 @@ std::string once_key(const std::vector<Word>& w) {
   static const std::set<std::string> once{"recipe", "clients", "rounds", "hold-ms", "think-ms",
                                           "timeout-ms", "session-timeout-ms", "leases", "producers",
                                           "delay-choices", "nemesis-pause-ms", "nemesis-delay-ms",
-                                          "reentrant", "swarm", "seed", "strategy", "expect"};
+                                          "reentrant", "swarm", "seed", "strategy", "expect", "client"};
   if (w[0].text == "nemesis" && w.size() > 1) return "nemesis " + w[1].text;
   return once.count(w[0].text) ? w[0].text : "";
 }
@@ -131,6 +135,16 @@ class LineParser {
       if (w_.size() < 2 || (w_[1].text != "yes" && w_[1].text != "no")) return at(1, "expected 'yes' or 'no'");
       (d == "swarm" ? wl.swarm : wl.reentrant) = w_[1].text == "yes";
       return done(2);
+    }
+    if (d == "client") {
+      if (w_.size() < 2) return at(1, "missing client flavour");
+      wl.flavours.clear();
+      for (std::size_t i = 1; i < w_.size(); ++i) {
+        const std::optional<Flavour> f = flavour_named(w_[i].text);
+        if (!f) return at(i, fmt::format("unknown client flavour '{}' (known: {})", w_[i].text, flavour_list()));
+        wl.flavours.push_back(*f);
+      }
+      return done(w_.size());
     }
     if (d == "nemesis") {
       if (w_.size() < 2) return at(1, "missing fault class");
@@ -341,6 +355,7 @@ std::string write_scenario(const Scenario& s) {
                      w.recipe, w.clients, w.rounds, w.hold_ms, w.think_ms, w.timeout_ms);
   out += fmt::format("session-timeout-ms {}\nreentrant {}\nleases {}\nproducers {}\n", w.session_timeout_ms,
                      w.reentrant ? "yes" : "no", w.leases, w.producers);
+  if (w.flavours != std::vector<Flavour>{Flavour::C}) out += fmt::format("client {}\n", flavours_text(w.flavours, " "));
   if (w.swarm) out += "swarm yes\n";
   out += fmt::format("delay-choices {}\n", s.config.delay_choices);
   for (int k = 0; k < kFaultClasses; ++k) {

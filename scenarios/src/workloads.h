@@ -48,6 +48,9 @@ Family queue_family();
 Family barrier_family();
 
 // Helpers the families share.
+// Opens client `i` of `w`: named "c<i>", with the workload's session
+// timeout and the client's flavour.
+Client& open_client(World& world, const Workload& w, int i);
 bool session_over(const Client& zk);
 // A call that failed: ConnectionLoss leaves its outcome unknown (info);
 // any other error means it did not happen (fail).

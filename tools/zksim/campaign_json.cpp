@@ -26,6 +26,7 @@ json campaign_json(const Campaign& c) {
            {"timeout_ms", w.timeout_ms},
            {"session_timeout_ms", w.session_timeout_ms},
            {"swarm", w.swarm},
+           {"client", scenarios::flavours_text(w.flavours, ",")},
            {"faults", c.faults},
            {"nemesis_per_mille", nemesis},
            {"delay_choices", c.config.delay_choices},
@@ -153,6 +154,7 @@ void check_campaign_json(const json& c, const std::string& where) {
     throw UsageError(fmt::format("{}: field 'recipe' names no recipe ('{}')", where, recipe));
   }
   field<std::string>(c, "faults", where);
+  if (c.contains("client")) parse_flavours(fmt::format("{}: field 'client'", where), field<std::string>(c, "client", where));
   // The bounds of the scenario file format.
   whole(c, "clients", 1, 10'000, where);
   whole(c, "rounds", 0, 1'000'000, where);

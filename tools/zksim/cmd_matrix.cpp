@@ -24,6 +24,7 @@ CommandSpec matrix_spec() {
            {"--faults", "LIST", "fault configs, 'none' and/or classes (default: none and every class)"},
            {"--seed", "S", "run i of each campaign is seeded with S + i (default 1)"},
            {"--clients", "N", "clients per run (default 4)"},
+           {"--client", "FLAVOURS", "the client library the clients behave like: c (default), curator, kazoo, or a list (c,curator,kazoo: client i takes the (i mod n)th)"},
            {"--rounds", "N", "rounds per client (default 4)"},
            {"--jobs", "N", "worker processes (default 1); the same matrix for any N"},
            {"--out", "DIR", "where the scenario files of violations go (default: failures)"},
@@ -84,6 +85,7 @@ MatrixOptions options_from(const Args& a) {
   o.seed = a.unsigned64("--seed", 1);
   o.clients = static_cast<int>(a.integer("--clients", 4, 1, 100));
   o.rounds = static_cast<int>(a.integer("--rounds", 4, 1, 10'000));
+  o.flavours = parse_flavours("zksim matrix --client", a.text("--client", "c"));
   return o;
 }
 

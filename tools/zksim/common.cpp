@@ -52,6 +52,25 @@ std::vector<std::string> fault_class_names() {
   return out;
 }
 
+std::vector<Flavour> parse_flavours(const std::string& what, const std::string& list) {
+  std::vector<Flavour> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = list.find(',', start);
+    const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::optional<Flavour> f = flavour_named(name);
+    if (!f) {
+      std::vector<std::string_view> known;
+      for (int i = 0; i < kFlavours; ++i) known.push_back(flavour_name(static_cast<Flavour>(i)));
+      throw UsageError(fmt::format("{}: unknown client flavour '{}' (known: {})", what, name, fmt::join(known, ", ")));
+    }
+    out.push_back(*f);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list) {
   std::vector<int> out;
   std::size_t start = 0;

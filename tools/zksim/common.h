@@ -28,6 +28,9 @@ std::vector<std::string> fault_class_names();
 // UsageError naming `what` on an unknown class, or on "none" in a list
 // ("none,pause" would otherwise silently mean "pause").
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list);
+// "curator" or "c,curator,kazoo" (client i takes the (i mod n)th); throws
+// UsageError naming `what` for an unknown name.
+std::vector<Flavour> parse_flavours(const std::string& what, const std::string& list);
 
 // A world whose nemesis strikes with each of `kinds` at `per_mille`
 // (random pauses of 3 s, longer than the workloads' 2 s sessions; delays of 50 ms).

@@ -18,6 +18,7 @@ struct MatrixOptions {
   std::int64_t runs = 300;           // per campaign
   std::uint64_t seed = 1;
   int clients = 4, rounds = 4;
+  std::vector<Flavour> flavours = {Flavour::C};  // Workload::flavours of every campaign
 };
 
 struct MatrixCampaign {

@@ -8,6 +8,8 @@
 //   hold-ms 5                       # also: think-ms timeout-ms session-timeout-ms leases
 //   producers 2                     # queues: how many clients put (at most clients)
 //   reentrant no
+//   client curator                  # the client library (flavour.h); several: client i
+//                                   # takes the (i mod n)th; default c
 //   nemesis pause 30                # per-mille rate of a fault class (repeatable)
 //   nemesis-pause-ms 3000           # also: nemesis-delay-ms
 //   delay-choices 3                 # message delay spread (1: none)

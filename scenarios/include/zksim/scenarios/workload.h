@@ -48,6 +48,9 @@ struct Workload {
   bool reentrant = false;        // acquire twice, release twice
   int leases = 2;                // semaphore
   int producers = 1;             // queues: clients 0..producers-1 put, the others take
+  // The client library each client behaves like (flavour.h): client i is
+  // flavours[i % size], so one entry gives every client the same flavour.
+  std::vector<Flavour> flavours = {Flavour::C};
   // Swarm testing (Groce et al., ISSTA 2012): each run draws, from its
   // decisions, which of the nemesis's fault classes stay on and which
   // workload features it adds (see swarm_draw), so rare combinations get
@@ -65,6 +68,11 @@ struct SwarmDraw {
 // Draws a swarm run's classes and features from `decisions` (the first
 // decisions of the run). REQUIRES: w.swarm.
 SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSource& decisions);
+
+// The flavour of client `i` of `w`.
+Flavour flavour_of(const Workload& w, int i);
+// "c", or the flavours' names joined by `sep` ("c,curator").
+std::string flavours_text(const std::vector<Flavour>& flavours, std::string_view sep);
 
 // The recipes a workload can drive, correct and flawed.
 const std::vector<std::string>& recipe_names();
