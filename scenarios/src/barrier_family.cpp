@@ -20,6 +20,7 @@
 
 #include "zksim/path.h"
 #include "zksim/recipes/barrier.h"
+#include "zksim/recipes/flawed/flavour_flaws.h"
 
 #include <fmt/format.h>
 
@@ -53,10 +54,14 @@ Task<bool> recorded(Client& zk, int id, Shared& s, std::string f, std::string va
   co_return done.ok();
 }
 
+// A single barrier (raise, wait, lower), not a double one.
+bool is_single(const std::string& recipe) { return recipe.ends_with("barrier") && recipe != "double-barrier"; }
+
+template <class B>
 Task<> barrier_client(Client& zk, int id, Workload w, Shared& s, BarrierState& b) {
   for (int r = 0; r < w.rounds && !session_over(zk); ++r) {
     const std::string name = barrier_name(r);
-    recipes::Barrier barrier(zk, kDir + "/" + name);
+    B barrier(zk, kDir + "/" + name);
     if (r % w.clients == id) {
       bool up = co_await recorded(zk, id, s, "raise", name, [&] { return barrier.raise(); });
       if (up) {
@@ -108,13 +113,19 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
   for (int i = 0; i < w.clients; ++i) {
     Client& zk = open_client(world, w, i);
     int id = world.id(zk);
-    world.spawn(zk, w.recipe == "barrier" ? barrier_client(zk, id, w, s, b) : double_barrier_client(zk, id, w, s));
+    if (w.recipe == "barrier") {
+      world.spawn(zk, barrier_client<recipes::Barrier>(zk, id, w, s, b));
+    } else if (w.recipe == "flawed/session-event-barrier") {
+      world.spawn(zk, barrier_client<recipes::flawed::SessionEventBarrier>(zk, id, w, s, b));
+    } else {
+      world.spawn(zk, double_barrier_client(zk, id, w, s));
+    }
   }
   return {};
 }
 
 std::vector<std::string> properties(const std::string& recipe) {
-  if (recipe == "barrier") return {"barrier-wait", "liveness", "no-leaks"};
+  if (is_single(recipe)) return {"barrier-wait", "liveness", "no-leaks"};
   return {"barrier-enter", "barrier-leave", "liveness", "no-leaks"};
 }
 
@@ -152,11 +163,11 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     if (!watch.starts_with("data ")) return false;
     const std::string path = watch.substr(5);
     const bool exists = server.node(path).has_value();
-    if (w.recipe == "barrier") return exists;
+    if (is_single(w.recipe)) return exists;
     if (!path.ends_with(std::string("/") + recipes::DoubleBarrier::kReady)) return false;
     return !exists || unremovable_ready(std::string(name_of(parent_of(path))));
   };
-  if (w.recipe == "barrier") {
+  if (is_single(w.recipe)) {
     for (const std::string& name : server.children(kDir)) {
       if (ended_ok(s.history, "lower", name)) strays.push_back(kDir + "/" + name);
     }
@@ -177,6 +188,8 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
 
 }  // namespace
 
-Family barrier_family() { return Family{{"barrier", "double-barrier"}, {}, spawn, properties, check}; }
+Family barrier_family() {
+  return Family{{"barrier", "double-barrier", "flawed/session-event-barrier"}, {}, spawn, properties, check};
+}
 
 }  // namespace zksim::scenarios::detail

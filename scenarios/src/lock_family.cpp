@@ -8,6 +8,7 @@
 
 #include "zksim/recipes/election.h"
 #include "zksim/recipes/flawed/blog_rw_lock.h"
+#include "zksim/recipes/flawed/flavour_flaws.h"
 #include "zksim/recipes/flawed/prefix_write_lock.h"
 #include "zksim/recipes/flawed/simple_locks.h"
 #include "zksim/recipes/lock.h"
@@ -55,15 +56,17 @@ class Exclusive final : public AnyLock {
   L l_;
 };
 
+template <class E>
 class Election final : public AnyLock {
  public:
-  Election(Client& zk, std::string id, HoldListener h) : e_(zk, kDir, std::move(id), std::move(h)) {}
+  template <class... A>
+  explicit Election(A&&... args) : e_(std::forward<A>(args)...) {}
   Task<Result<Grant>> acquire(bool, TimeMs t) override { return e_.campaign(t); }
   Task<Result<void>> release(bool) override { return e_.resign(); }
   bool holds(bool) const override { return e_.is_leader(); }
 
  private:
-  recipes::LeaderElection e_;
+  E e_;
 };
 
 class Leases final : public AnyLock {
@@ -105,7 +108,15 @@ std::unique_ptr<AnyLock> make_lock(const Workload& w, Client& zk, int id, HoldLi
     o.on_hold = std::move(on_hold);
     return std::make_unique<Exclusive<recipes::Lock>>(zk, kDir, o);
   }
-  if (r == "election") return std::make_unique<Election>(zk, fmt::format("c{}", id), std::move(on_hold));
+  if (r == "election") {
+    return std::make_unique<Election<recipes::LeaderElection>>(zk, kDir, fmt::format("c{}", id), std::move(on_hold));
+  }
+  if (r == "flawed/stale-node-election") {
+    return std::make_unique<Election<fl::StaleNodeElection>>(zk, kDir, std::move(on_hold));
+  }
+  if (r == "flawed/node-events-only-lock") {
+    return std::make_unique<Exclusive<fl::NodeEventsOnlyLock>>(zk, kDir, std::move(on_hold));
+  }
   if (r == "semaphore") return std::make_unique<Leases>(zk, w.leases, std::move(on_hold));
   if (r == "rw-lock") return std::make_unique<ReadWrite<recipes::ReadWriteLock>>(zk, kDir, std::move(on_hold));
   if (r == "flawed/blog-rw-lock") return std::make_unique<ReadWrite<fl::BlogReadWriteLock>>(zk, kDir);
@@ -119,6 +130,8 @@ std::unique_ptr<AnyLock> make_lock(const Workload& w, Client& zk, int id, HoldLi
   if (r == "flawed/stubborn-unlock-lock") return std::make_unique<Exclusive<fl::StubbornUnlockLock>>(zk, kDir);
   return nullptr;
 }
+
+bool is_election(const std::string& r) { return r.ends_with("election"); }
 
 // Read/write locks: which clients write (every third), and which nodes
 // are a writer's (the recipes' markers: "write-" and the blog lock's "-w-").
@@ -162,7 +175,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
     int depth = 1;
     // Reentrancy is the locks' (a second lease is not; resign ends a
     // leadership whatever the count).
-    if (w.reentrant && w.recipe != "semaphore" && w.recipe != "election") {
+    if (w.reentrant && w.recipe != "semaphore" && !is_election(w.recipe)) {
       auto again = s.history.invoke(id, acquire, zk.now());
       auto g2 = co_await lock->acquire(write, w.timeout_ms);
       if (g2) {
@@ -223,7 +236,7 @@ std::vector<std::string> properties(const std::string& r) {
   } else if (r == "semaphore") {
     out = {"semaphore-leases", "server-exclusion"};
   } else {
-    out = {r == "election" ? "one-leader" : "mutual-exclusion", "server-exclusion", "fifo",
+    out = {is_election(r) ? "one-leader" : "mutual-exclusion", "server-exclusion", "fifo",
            "herd-effect", "fenced-exclusion"};
   }
   out.push_back("liveness");
@@ -344,7 +357,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     append(v, check_at_most(believed("acquire", "release"), w.leases, "semaphore-leases"));
   } else {
     append(v, check_at_most(believed("acquire", "release"), 1,
-                            r == "election" ? "one-leader" : "mutual-exclusion"));
+                            is_election(r) ? "one-leader" : "mutual-exclusion"));
     append(v, check_fifo_grants(s.history, "acquire", excused));
     append(v, check_herd(worst, 1));
   }
@@ -359,7 +372,8 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
 Family lock_family() {
   return Family{{"lock", "rw-lock", "semaphore", "election", "flawed/blog-rw-lock",
                  "flawed/blog-rw-lock-index-fixed", "flawed/prefix-write-lock", "flawed/herd-lock",
-                 "flawed/no-guid-lock", "flawed/forgetful-lock", "flawed/stubborn-unlock-lock"},
+                 "flawed/no-guid-lock", "flawed/forgetful-lock", "flawed/stubborn-unlock-lock",
+                 "flawed/stale-node-election", "flawed/node-events-only-lock"},
                 {"lock", "rw-lock"},
                 spawn, properties, check};
 }

@@ -179,22 +179,27 @@ std::string workload_problem(const Workload& w, const WorldConfig& config) {
 
 WorldConfig FlawedRecipe::config() const {
   WorldConfig c;
-  c.nemesis.per_mille[static_cast<int>(fault)] = per_mille;
+  c.nemesis.per_mille[fault_class] = per_mille;
   c.nemesis.pause_ms = 3000;
   c.nemesis.delay_ms = 50;
   return c;
 }
 
 const std::vector<FlawedRecipe>& flawed_recipes() {
+  constexpr auto k = [](auto fault) { return static_cast<std::int32_t>(fault); };
   static const std::vector<FlawedRecipe> all{
       {"flawed/blog-rw-lock", "read-write-exclusion"},
       {"flawed/blog-rw-lock-index-fixed", "read-write-exclusion"},
       {"flawed/prefix-write-lock", "mutual-exclusion"},
       {"flawed/herd-lock", "herd-effect"},
-      {"flawed/no-guid-lock", "liveness", FaultKind::DropAfterApply, 50},
+      {"flawed/no-guid-lock", "liveness", k(FaultKind::DropAfterApply), 50},
       // Holds long enough to go on working after a pause.
-      {"flawed/forgetful-lock", "mutual-exclusion", FaultKind::Pause, 30, 600},
-      {"flawed/stubborn-unlock-lock", "runaway", FaultKind::DropAfterApply, 50},
+      {"flawed/forgetful-lock", "mutual-exclusion", k(FaultKind::Pause), 30, 600},
+      {"flawed/stubborn-unlock-lock", "runaway", k(FaultKind::DropAfterApply), 50},
+      // Runs long enough for time-triggered faults (a window a second).
+      {"flawed/stale-node-election", "one-leader", k(TimedFault::BlipAll), 300, 300, Flavour::Curator},
+      {"flawed/node-events-only-lock", "liveness", k(TimedFault::BlipAll), 300, 300, Flavour::Kazoo},
+      {"flawed/session-event-barrier", "barrier-wait", k(TimedFault::AnyTime), 300, 300, Flavour::Curator},
   };
   return all;
 }

@@ -43,7 +43,7 @@ CommandSpec explore_spec() {
           {{"--recipe", "NAME", "the recipe to drive (see 'zksim list'); required"},
            {"--clients", "N", fmt::format("clients taking part (default 4; dfs: {}, at most {})", kDefaultDfsClients, kMaxDfsClients)},
            {"--rounds", "N", "acquisitions (or items, rounds) per client (default 4)"},
-           {"--client", "FLAVOURS", "the client library the clients behave like: c (default), curator, kazoo, or a list (c,curator,kazoo: client i takes the (i mod n)th)"},
+           {"--client", "FLAVOURS", "the client library the clients behave like: c (default; a flawed recipe: the one that exposes it), curator, kazoo, or a list (c,curator,kazoo: client i takes the (i mod n)th)"},
            {"--hold-ms", "MS", "time inside the critical section (default 5; a flawed recipe: its own)"},
            {"--faults", "CLASS,...", "fault classes of the nemesis, or 'none' (default none; a flawed recipe: the one that exposes it)"},
            {"--rate", "PER_MILLE", "chance per request (a time-triggered class: per simulated second) of each fault class striking, in 1/1000 (default 30)"},
@@ -116,7 +116,7 @@ Campaign campaign_from(const Args& a) {
     c.config = nemesis_config(parse_fault_classes("zksim explore --faults", a.text("--faults", "none")), rate);
   }
   c.workload.swarm = a.flag("--swarm");
-  c.workload.flavours = parse_flavours("zksim explore --client", a.text("--client", "c"));
+  c.workload.flavours = parse_flavours("zksim explore --client", a.text("--client", flaw ? std::string(flavour_name(flaw->flavour)) : "c"));
   c.workload.hold_ms = a.integer("--hold-ms", c.workload.hold_ms, 0, 3'600'000);
   c.config = scenarios::strategy_config(c.strategy, c.config);
   c.faults = fault_label(c.config);

@@ -1,5 +1,5 @@
 // zksim list: the recipes (correct and flawed), the properties, the fault
-// classes and the search strategies, one line each.
+// classes, the search strategies and the client flavours, one line each.
 #include "campaign.h"
 #include "commands.h"
 #include "common.h"
@@ -16,11 +16,12 @@ namespace zksim::cli {
 CommandSpec list_spec() {
   return CommandSpec{
       .name = "list",
-      .summary = "list the recipes (correct and flawed), the properties, the fault classes and the search strategies",
-      .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], fault_classes: [...], strategies: [...]}"}},
+      .summary = "list the recipes (correct and flawed), the properties, the fault classes, the search strategies and the client flavours",
+      .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], fault_classes: [...], strategies: [...], clients: [...]}"}},
       .details = "Lines: 'recipe NAME correct|flawed checks PROPERTY,...' (a flawed one adds the property\n"
                  "it breaks and the nemesis that shows it), 'property NAME', 'fault-class NAME',\n"
-                 "'strategy NAME' (explore --strategy; see 'zksim explore --help')."};
+                 "'strategy NAME' (explore --strategy; see 'zksim explore --help'), 'client NAME: summary'\n"
+                 "(the client flavours: --client, and 'client' in scenario files)."};
 }
 
 int list_main(const Args& args) {
@@ -35,9 +36,11 @@ int list_main(const Args& args) {
     if (const scenarios::FlawedRecipe* f = flaw_of(r)) {
       const std::string nemesis = fault_label(f->config());
       j["breaks"] = f->property;
-      j["exposed_by"] = json{{"faults", nemesis}, {"per_mille", f->per_mille}, {"hold_ms", f->hold_ms}};
+      j["exposed_by"] = json{{"faults", nemesis}, {"per_mille", f->per_mille}, {"hold_ms", f->hold_ms},
+                             {"client", flavour_name(f->flavour)}};
       line += fmt::format(" breaks {} under {}", f->property,
                           f->per_mille ? fmt::format("{} {}/1000", nemesis, f->per_mille) : std::string("no faults"));
+      if (f->flavour != Flavour::C) line += fmt::format(" with {} clients", flavour_name(f->flavour));
     }
     recipes.push_back(std::move(j));
     text += line + "\n";
@@ -45,11 +48,18 @@ int list_main(const Args& args) {
   for (const std::string& p : scenarios::property_names()) text += fmt::format("property {}\n", p);
   for (const std::string& k : fault_class_names()) text += fmt::format("fault-class {}\n", k);
   for (const std::string& s : scenarios::strategy_names()) text += fmt::format("strategy {}\n", s);
+  json clients = json::array();
+  for (int i = 0; i < kFlavours; ++i) {
+    const FlavourRules& r = rules_of(static_cast<Flavour>(i));
+    text += fmt::format("client {}: {}\n", r.name, r.summary);
+    clients.push_back(json{{"name", r.name}, {"summary", r.summary}});
+  }
   if (args.flag("--json")) {
     print_json(json{{"recipes", recipes},
                     {"properties", scenarios::property_names()},
                     {"fault_classes", fault_class_names()},
-                    {"strategies", scenarios::strategy_names()}});
+                    {"strategies", scenarios::strategy_names()},
+                    {"clients", clients}});
   } else {
     std::fputs(text.c_str(), stdout);
   }

@@ -23,6 +23,7 @@ std::vector<MatrixCampaign> matrix_campaigns(const MatrixOptions& o) {
       if (flaw && fault == fault_label(flaw->config())) {
         c.config = flaw->config();
         c.workload.hold_ms = flaw->hold_ms;
+        c.workload.flavours = {flaw->flavour};
       } else {
         c.config = nemesis_config(kinds, 30);
         c.workload.hold_ms = fault == "pause" ? 600 : 5;

@@ -86,14 +86,15 @@ const std::vector<std::string>& property_names();
 // (empty: unknown recipe).
 std::vector<std::string> properties_of(const std::string& recipe);
 
-// A flawed recipe, the property it breaks, and the nemesis and hold time
-// that expose it (rate 0: it misbehaves without faults).
+// A flawed recipe, the property it breaks, and the nemesis, hold time and
+// client flavour that expose it (rate 0: it misbehaves without faults).
 struct FlawedRecipe {
   std::string recipe;
   std::string property;
-  FaultKind fault = FaultKind::Delay;
+  std::int32_t fault_class = 0;  // a FaultKind or TimedFault
   std::uint32_t per_mille = 0;
   TimeMs hold_ms = 5;
+  Flavour flavour = Flavour::C;
   // A world config with that nemesis (pauses of 3 s, longer than the
   // workloads' 2 s sessions).
   WorldConfig config() const;

@@ -1,0 +1,164 @@
+#include "zksim/recipes/flawed/flavour_flaws.h"
+
+#include "../contender.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace zksim::recipes::flawed {
+
+namespace {
+
+const detail::Markers& election_markers() {
+  static const detail::Markers m{"n_"};
+  return m;
+}
+
+detail::Rule predecessor() {
+  return [](const std::vector<detail::Contender>& all, std::size_t me) -> std::optional<std::string> {
+    if (me == 0) return std::nullopt;
+    return all[me - 1].name;
+  };
+}
+
+std::string name_of_path(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+// The child of `dir` whose name starts with `prefix`, as a path, or "".
+Task<Result<std::string>> find_by_prefix(Client& zk, std::string dir, std::string prefix) {
+  for (;;) {
+    auto listed = co_await zk.get_children(dir);
+    if (!listed && listed.error() == Error::ConnectionLoss) continue;
+    if (!listed && listed.error() == Error::NoNode) co_return std::string();
+    if (!listed) co_return listed.error();
+    auto it = std::find_if(listed->children.begin(), listed->children.end(),
+                           [&](const std::string& c) { return c.starts_with(prefix); });
+    co_return it == listed->children.end() ? std::string() : detail::join(dir, *it);
+  }
+}
+
+}  // namespace
+
+// --- StaleNodeElection ---
+
+StaleNodeElection::StaleNodeElection(Client& zk, std::string dir, HoldListener on_hold)
+    : zk_(zk), dir_(std::move(dir)), prefix_("_c_" + zk.unique_id() + "-n_") {
+  tracker_ = std::make_unique<detail::HoldTracker>(zk_, std::move(on_hold), [this] { return grant_.has_value(); });
+}
+
+StaleNodeElection::~StaleNodeElection() = default;
+
+bool StaleNodeElection::is_leader() const { return grant_.has_value() && !tracker_->lost(); }
+
+Task<Result<Grant>> StaleNodeElection::campaign(TimeMs timeout_ms) {
+  tracker_->restart();
+  const TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
+  for (;;) {
+    // The flaw: a node with our id is taken for ours, whichever session made it.
+    auto found = co_await find_by_prefix(zk_, dir_, prefix_);
+    if (!found && found.error() != Error::SessionExpired) co_return found.error();
+    std::string node = found ? *found : std::string();
+    if (node.empty()) {
+      auto made = co_await detail::create_protected(zk_, dir_, prefix_, "", CreateMode::EphemeralSequential);
+      if (!made && made.error() == Error::SessionExpired) continue;
+      if (!made) co_return made.error();
+      node = made->path;
+    }
+    std::string name = name_of_path(node);
+    auto turn = co_await detail::wait_turn(zk_, dir_, std::move(name), election_markers(), predecessor(), deadline);
+    if (turn) {
+      auto st = co_await zk_.exists(node);
+      grant_ = Grant{node, st ? st->czxid : 0};
+      co_return *grant_;
+    }
+    // Lost with the session, or gone: try again, as kazoo's retry does.
+    if (turn.error() == Error::SessionExpired || turn.error() == Error::NoNode) continue;
+    co_await detail::delete_surely(zk_, node);
+    co_return turn.error();
+  }
+}
+
+Task<Result<void>> StaleNodeElection::resign() {
+  if (!grant_) co_return Error::BadArguments;
+  std::string node = std::move(grant_->node);
+  grant_.reset();
+  co_await detail::delete_surely(zk_, std::move(node));
+  co_return Result<void>();
+}
+
+// --- NodeEventsOnlyLock ---
+
+NodeEventsOnlyLock::NodeEventsOnlyLock(Client& zk, std::string dir, HoldListener on_hold)
+    : zk_(zk), dir_(std::move(dir)) {
+  tracker_ = std::make_unique<detail::HoldTracker>(zk_, std::move(on_hold), [this] { return grant_.has_value(); });
+}
+
+NodeEventsOnlyLock::~NodeEventsOnlyLock() = default;
+
+bool NodeEventsOnlyLock::holds() const { return grant_.has_value() && !tracker_->lost(); }
+
+Task<Result<Grant>> NodeEventsOnlyLock::acquire(TimeMs timeout_ms) {
+  tracker_->restart();
+  const TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
+  std::string prefix = "_c_" + zk_.unique_id() + "-lock-";
+  auto made = co_await detail::create_protected(zk_, dir_, prefix, "", CreateMode::EphemeralSequential);
+  if (!made) co_return made.error();
+  const std::string name = name_of_path(made->path);
+  for (;;) {
+    detail::Markers markers{"lock-"};
+    auto all = co_await detail::contenders(zk_, dir_, std::move(markers));
+    if (!all) co_return all.error();
+    auto me = std::find_if(all->begin(), all->end(), [&](const detail::Contender& c) { return c.name == name; });
+    if (me == all->end()) co_return Error::NoNode;
+    if (me == all->begin()) {
+      grant_ = Grant{made->path, made->czxid};
+      co_return *grant_;
+    }
+    Signal deleted;
+    // The flaw: it trusts the library to set the watch again after a
+    // reconnect, so of the session events it heeds only Expired.
+    Watcher on_node = [deleted](const WatchedEvent& e) mutable {
+      if (e.type != EventType::None || e.state == KeeperState::Expired) deleted.set();
+    };
+    std::string ahead = detail::join(dir_, (me - 1)->name);
+    auto watched = co_await zk_.get_data(std::move(ahead), std::move(on_node));
+    if (!watched && watched.error() != Error::NoNode && watched.error() != Error::ConnectionLoss) {
+      co_return watched.error();
+    }
+    if (!watched) continue;
+    if (!co_await zk_.wait_for(deleted, detail::time_left(zk_, deadline))) {
+      co_await detail::delete_surely(zk_, made->path);
+      co_return Error::OperationTimeout;
+    }
+  }
+}
+
+Task<Result<void>> NodeEventsOnlyLock::release() {
+  if (!grant_) co_return Error::BadArguments;
+  std::string node = std::move(grant_->node);
+  grant_.reset();
+  co_await detail::delete_surely(zk_, std::move(node));
+  co_return Result<void>();
+}
+
+// --- SessionEventBarrier ---
+
+SessionEventBarrier::SessionEventBarrier(Client& zk, std::string path) : zk_(zk), path_(std::move(path)) {}
+
+Task<Result<void>> SessionEventBarrier::raise() { return detail::ensure_path(zk_, path_); }
+
+Task<Result<void>> SessionEventBarrier::lower() { return detail::delete_surely(zk_, path_); }
+
+Task<Result<void>> SessionEventBarrier::wait(TimeMs timeout_ms) {
+  for (;;) {
+    Signal changed;
+    auto st = co_await zk_.exists(path_, signal_watcher(changed));
+    if (!st && st.error() == Error::NoNode) co_return Result<void>();
+    if (!st && st.error() == Error::ConnectionLoss) continue;
+    if (!st) co_return st.error();
+    // The flaw: any call of the watcher is taken for the barrier's removal.
+    if (!co_await zk_.wait_for(changed, timeout_ms)) co_return Error::OperationTimeout;
+    co_return Result<void>();
+  }
+}
+
+}  // namespace zksim::recipes::flawed
