@@ -84,9 +84,10 @@ TEST(Cli, ListNamesRecipesPropertiesAndFaultClassesOneALine) {
   ASSERT_EQ(j.status, 0);
   nlohmann::json doc = parse_json(j.out);
   ASSERT_TRUE(doc.is_object());
-  // Text and JSON list the same things: one line per recipe, property, class and strategy.
+  // Text and JSON list the same things: one line per recipe, property, class, strategy and flavour.
   EXPECT_EQ(lines(r.out), static_cast<int>(doc["recipes"].size() + doc["properties"].size() + doc["fault_classes"].size() +
-                                           doc["strategies"].size()));
+                                           doc["strategies"].size() + doc["clients"].size()));
+  EXPECT_NE(r.out.find("client kazoo: "), std::string::npos);
   EXPECT_EQ(doc["fault_classes"].size(), 9u);  // six on requests, three on time
   int flawed = 0;
   for (const auto& recipe : doc["recipes"]) {
