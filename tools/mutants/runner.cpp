@@ -1,0 +1,213 @@
+// The mutant runner: linked with one mutated recipe source (zksim-mutant-ID)
+// or with none (zksim-mutant-none, the control), it hunts for a violation
+// of any property of the recipes the mutant changes, with the verdict
+// matrix's campaigns (matrix_campaigns: no faults and each fault class, 300
+// runs each by default) under each search strategy, the campaigns of a
+// strategy taking turns run by run. The first violating run kills the
+// mutant: it is reported with its property, strategy, fault class, the
+// runs and wall-clock time it took, and its decision list shrunk.
+//
+// Wall-clock time is measured only, never fed into a run.
+#include "../zksim/args.h"
+#include "../zksim/matrix.h"
+#include "mutants_file.h"
+
+#include "zksim/decision.h"
+#include "zksim/scenarios/shrink.h"
+#include "zksim/scenarios/strategy.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+namespace zksim::mutants {
+
+// Defined by the mutated source (zksim-mutate appends it), or "none".
+extern const char* const kMutantId;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using scenarios::Strategy;
+
+// Dfs searches the explore command's small configuration.
+constexpr std::size_t kDfsDepth = 12;
+constexpr int kDfsClients = 2;
+
+struct Kill {
+  std::string recipe, fault, property, message;
+  std::size_t decisions = 0, shrunk = 0;
+  int shrink_runs = 0;
+};
+
+struct Hunt {
+  Strategy strategy = Strategy::Random;
+  std::optional<Kill> kill;
+  std::int64_t runs = 0;  // runs made, the killing one included
+  double seconds = 0;     // wall time of those runs (not of shrinking)
+};
+
+struct Cell {
+  cli::MatrixCampaign m;
+  std::optional<scenarios::DfsSchedules> dfs;
+  bool done = false;  // dfs: every schedule within the depth ran
+};
+
+// Runs `strategy`'s campaigns over `recipes`, in turns, until a run
+// violates a property or each campaign has made `budget` runs.
+Hunt hunt(const std::vector<std::string>& recipes, Strategy strategy, std::int64_t budget, int shrink_runs) {
+  cli::MatrixOptions o;
+  o.recipes = recipes;
+  o.faults = {"none"};
+  for (int k = 0; k < kFaultClasses; ++k) o.faults.emplace_back(fault_class_name(k));
+  o.runs = budget;
+  std::vector<Cell> cells;
+  for (cli::MatrixCampaign& m : cli::matrix_campaigns(o)) {
+    cli::Campaign& c = m.campaign;
+    c.strategy = strategy;
+    c.config = scenarios::strategy_config(strategy, c.config);
+    Cell cell{std::move(m), {}, false};
+    if (strategy == Strategy::Dfs) {
+      c.workload.clients = kDfsClients;
+      c.depth = kDfsDepth;
+      c.seed = 0;
+      cell.dfs.emplace(kDfsDepth, c.config.nemesis);
+    }
+    cells.push_back(std::move(cell));
+  }
+  Hunt h;
+  h.strategy = strategy;
+  const Clock::time_point start = Clock::now();
+  for (std::int64_t i = 0; i < budget; ++i) {
+    for (Cell& cell : cells) {
+      if (cell.done) continue;
+      const cli::Campaign& c = cell.m.campaign;
+      SeededDecisions seeded(c.seed + static_cast<std::uint64_t>(i));
+      RecordingDecisions recording(cell.dfs ? static_cast<DecisionSource&>(*cell.dfs) : seeded);
+      scenarios::RunResult r = scenarios::run(c.workload, recording, {}, c.config);
+      ++h.runs;
+      if (cell.dfs && !cell.dfs->advance()) cell.done = true;
+      if (r.violations.empty()) continue;
+      h.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      const scenarios::Violation& v = r.violations.front();
+      Kill k{cell.m.recipe, cell.m.fault, v.property, v.message, recording.recorded().size(), 0, 0};
+      scenarios::Scenario s;
+      s.workload = c.workload;
+      s.config = c.config;
+      s.decisions = recording.recorded();
+      s.strategy = strategy;
+      scenarios::Shrunk shrunk = scenarios::shrink_scenario(s, v.property, shrink_runs);
+      k.shrunk = shrunk.reproduced ? shrunk.scenario.decisions.size() : k.decisions;
+      k.shrink_runs = shrunk.runs;
+      h.kill = std::move(k);
+      return h;
+    }
+  }
+  h.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return h;
+}
+
+std::vector<std::string> correct_recipes() {
+  std::vector<std::string> out;
+  for (const std::string& r : scenarios::recipe_names()) {
+    if (!scenarios::recipe_is_flawed(r)) out.push_back(r);
+  }
+  return out;
+}
+
+// "killed", "gap", "equivalent"; the control: "none".
+std::string_view expect_name(const Mutant& m, const std::string& id) {
+  if (id == "none") return "none";
+  switch (m.expect) {
+    case Mutant::Expect::Killed: return "killed";
+    case Mutant::Expect::Equivalent: return "equivalent";
+    case Mutant::Expect::Gap: return "gap";
+  }
+  return "?";
+}
+
+cli::CommandSpec spec() {
+  return cli::CommandSpec{
+      .name = fmt::format("zksim-mutant-{}", kMutantId),
+      .summary = "hunt one mutant of the recipes with the verdict matrix's campaigns",
+      .options =
+          {{"--mutants", "FILE", "the mutants file (default: the source tree's tests/mutants/mutants.txt)"},
+           {"--budget", "RUNS", "runs per campaign (recipe x fault class) and strategy (default 300, the matrix's)"},
+           {"--shrink-runs", "N", "most runs spent shrinking the killing run (default 300)"},
+           {"--every-strategy", "", "hunt with each strategy on its own (for the benchmark) instead of stopping at the first kill"},
+           {"--tsv", "", "also print a tab-separated line per strategy hunted, for scripts/mutants.sh: result, id, operator, strategy, killed|survived, property, fault, runs, seconds, shrunk decisions, expectation"}},
+      .details =
+          "Strategies go in the order random, fixed-latency, dfs (depth 12, 2 clients).\n"
+          "Exit status: 0 as the mutants file expects (or, for zksim-mutant-none, no\n"
+          "violation at all), 1 a mutant expected killed survived (none: a violation),\n"
+          "2 bad input."};
+}
+
+int run_main(const std::vector<std::string>& argv) {
+  const cli::CommandSpec s = spec();
+  const cli::Args a = cli::parse_args(s, argv);
+  if (a.help) {
+    std::fputs(cli::help_text(s).c_str(), stdout);
+    return 0;
+  }
+  const std::int64_t budget = a.integer("--budget", 300, 1, 1'000'000);
+  const int shrink_runs = static_cast<int>(a.integer("--shrink-runs", 300, 0, 1'000'000));
+  const std::string id = kMutantId;
+  Mutant m;
+  if (id == "none") {
+    m.id = id;
+    m.recipes = correct_recipes();
+  } else {
+    MutantsError error;
+    auto all = load_mutants(a.text("--mutants", ZKSIM_MUTANTS_FILE), correct_recipes(), &error);
+    if (!all) throw cli::UsageError(error.text());
+    auto it = std::find_if(all->begin(), all->end(), [&](const Mutant& x) { return x.id == id; });
+    if (it == all->end()) throw cli::UsageError(fmt::format("{}: no mutant '{}'", a.text("--mutants", ZKSIM_MUTANTS_FILE), id));
+    m = *it;
+  }
+  bool killed = false;
+  for (int k = 0; k < 3 && (!killed || a.flag("--every-strategy")); ++k) {
+    const Hunt h = hunt(m.recipes, static_cast<Strategy>(k), budget, shrink_runs);
+    const std::string_view strategy = scenarios::strategy_name(h.strategy);
+    if (h.kill) {
+      killed = true;
+      const Kill& x = *h.kill;
+      fmt::print("{}: killed by {} under {}, faults {}, recipe {}: {} runs, {:.3f} s; {} decisions shrunk to {}\n  {}\n",
+                 id, x.property, strategy, x.fault, x.recipe, h.runs, h.seconds, x.decisions, x.shrunk, x.message);
+    } else {
+      fmt::print("{}: survived {} ({} runs, {:.3f} s)\n", id, strategy, h.runs, h.seconds);
+    }
+    if (a.flag("--tsv")) {
+      fmt::print("result\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.6f}\t{}\t{}\n", id, m.op.empty() ? "-" : m.op, strategy,
+                 h.kill ? "killed" : "survived", h.kill ? h.kill->property : "-", h.kill ? h.kill->fault : "-",
+                 h.runs, h.seconds, h.kill ? std::to_string(h.kill->shrunk) : "-", expect_name(m, id));
+    }
+  }
+  if (id == "none") return killed ? 1 : 0;
+  switch (m.expect) {
+    case Mutant::Expect::Killed:
+      if (killed) return 0;
+      fmt::print("{}: FAILED: expected killed, survived every strategy\n", id);
+      return 1;
+    case Mutant::Expect::Equivalent:
+    case Mutant::Expect::Gap:
+      fmt::print("{}: marked {} ({}){}\n", id, m.expect == Mutant::Expect::Gap ? "gap" : "equivalent", m.reason,
+                 killed ? "; killed anyway: the listing may be out of date" : "");
+      return 0;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace zksim::mutants
+
+int main(int argc, char** argv) {
+  try {
+    return zksim::mutants::run_main(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const zksim::cli::UsageError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+}
