@@ -12,7 +12,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ "${1:-}" = "--sanitize" ]; then
   build="$root/build-sanitize"
   bash "$root/scripts/build.sh" "$build" -DCMAKE_BUILD_TYPE=Debug -DZKSIM_SANITIZE=ON -DBUILD_TESTING=ON \
-    -DZKSIM_BENCHMARKS=OFF
+    -DZKSIM_BENCHMARKS=OFF -DZKSIM_MUTANTS=OFF
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   # Shrinking the flawed recipes' counterexamples takes many minutes under
   # ASan and runs no code the other tests do not: Release pass only.
@@ -20,7 +20,9 @@ if [ "${1:-}" = "--sanitize" ]; then
 else
   build="$root/build"
   # Benchmarks on: they are built (not run) so that CI notices when they break.
+  # Mutants on: label mutants hunts each with a short budget (Release only;
+  # the sanitizers would add nothing but time).
   bash "$root/scripts/build.sh" "$build" -DCMAKE_BUILD_TYPE=Release -DZKSIM_SANITIZE=OFF -DBUILD_TESTING=ON \
-    -DZKSIM_BENCHMARKS=ON
+    -DZKSIM_BENCHMARKS=ON -DZKSIM_MUTANTS=ON
 fi
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$(nproc)" "${exclude[@]}"

@@ -40,10 +40,10 @@ test_sh_after_main_sh_runs_the_tests() {
 # test.sh states every switch the tests depend on, whatever the build dir cached.
 test_sh_configures_what_it_needs_whatever_was_cached() {
   cmake -S "$sandbox" -B "$sandbox/build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=OFF \
-    -DZKSIM_SANITIZE=ON -DZKSIM_BENCHMARKS=OFF >/dev/null
+    -DZKSIM_SANITIZE=ON -DZKSIM_BENCHMARKS=OFF -DZKSIM_MUTANTS=OFF >/dev/null
   out="$(bash "$sandbox/scripts/test.sh" 2>&1)" || fail "test.sh: $out"
   grep -q "tests passed, 0 tests failed out of 1" <<<"$out" || fail "test.sh ran no test: $out"
-  for want in CMAKE_BUILD_TYPE=Release BUILD_TESTING=ON ZKSIM_SANITIZE=OFF ZKSIM_BENCHMARKS=ON; do
+  for want in CMAKE_BUILD_TYPE=Release BUILD_TESTING=ON ZKSIM_SANITIZE=OFF ZKSIM_BENCHMARKS=ON ZKSIM_MUTANTS=ON; do
     [ "$(cached "${want%%=*}")" = "${want#*=}" ] || fail "test.sh left ${want%%=*}=$(cached "${want%%=*}")"
   done
 }
@@ -94,6 +94,16 @@ figures_sh_refuses_unknown_options() {
   [ "$rc" = 2 ] || fail "figures.sh --bogus exited $rc: $out"
   grep -q "unknown option '--bogus'" <<<"$out" || fail "figures.sh --bogus said: $out"
   [ ! -e "$sandbox/build" ] || fail "figures.sh built before refusing"
+}
+
+# mutants.sh refuses an option it does not know, as bad usage (2), before it
+# builds or runs anything.
+mutants_sh_refuses_unknown_options() {
+  rc=0
+  out="$(bash "$sandbox/scripts/mutants.sh" --bogus 2>&1)" || rc=$?
+  [ "$rc" = 2 ] || fail "mutants.sh --bogus exited $rc: $out"
+  grep -q "unknown option '--bogus'" <<<"$out" || fail "mutants.sh --bogus said: $out"
+  [ ! -e "$sandbox/build" ] || fail "mutants.sh built before refusing"
 }
 
 # install-deps.sh waits while another apt-get holds apt's locks.

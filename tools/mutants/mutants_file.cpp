@@ -23,6 +23,7 @@ const std::vector<std::string>& mutant_operators() {
       "negate-condition",        // negate a condition
       "off-by-one",              // one too many or too few
       "wrong-order",             // swap two steps, or the order of a sort
+      "drop-check",              // drop a check of the input
   };
   return ops;
 }
@@ -34,6 +35,7 @@ namespace {
 struct Failure {
   int col;
   std::string message;
+  int line = 0;  // 0: the line being read
 };
 
 bool valid_id(const std::string& id) {
@@ -92,10 +94,10 @@ class Parser {
         continue;
       }
       std::optional<Failure> f = directive(key, line, key_end, n, static_cast<int>(first) + 1);
-      if (f) return fail(error, n, f->col, f->message);
+      if (f) return fail(error, f->line ? f->line : n, f->col, f->message);
     }
     if (!header) return fail(error, n == 0 ? 1 : n, 1, "empty file: expected 'zksim-mutants 1'");
-    if (std::optional<Failure> f = finish(); f) return fail(error, entry_line_, f->col, f->message);
+    if (std::optional<Failure> f = finish(); f) return fail(error, f->line, f->col, f->message);
     return std::move(out_);
   }
 
@@ -188,6 +190,12 @@ class Parser {
 
   // Ends the open entry, if any; a failure is at its `mutant` line.
   std::optional<Failure> finish() {
+    std::optional<Failure> f = incomplete();
+    if (f) f->line = entry_line_;
+    return f;
+  }
+
+  std::optional<Failure> incomplete() {
     if (!entry_) return std::nullopt;
     for (const char* k : {"operator", "recipes", "file", "expect"}) {
       if (!seen_.count(k)) return Failure{1, fmt::format("mutant '{}' has no '{}' line", entry_->id, k)};

@@ -2,13 +2,14 @@
 // or with none (zksim-mutant-none, the control), it hunts for a violation
 // of any property of the recipes the mutant changes, with the verdict
 // matrix's campaigns (matrix_campaigns: no faults and each fault class, 300
-// runs each by default) under each search strategy, the campaigns of a
-// strategy taking turns run by run. The first violating run kills the
+// runs each by default) and a swarm campaign per recipe, under each search
+// strategy, the campaigns of a strategy taking turns run by run. The first violating run kills the
 // mutant: it is reported with its property, strategy, fault class, the
 // runs and wall-clock time it took, and its decision list shrunk.
 //
 // Wall-clock time is measured only, never fed into a run.
 #include "../zksim/args.h"
+#include "../zksim/common.h"
 #include "../zksim/matrix.h"
 #include "mutants_file.h"
 
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <numeric>
 
 namespace zksim::mutants {
 
@@ -63,8 +65,22 @@ Hunt hunt(const std::vector<std::string>& recipes, Strategy strategy, std::int64
   o.faults = {"none"};
   for (int k = 0; k < kFaultClasses; ++k) o.faults.emplace_back(fault_class_name(k));
   o.runs = budget;
+  std::vector<cli::MatrixCampaign> campaigns = cli::matrix_campaigns(o);
+  // And per recipe a swarm campaign (explore --swarm): every fault class
+  // at the matrix's rate, each run drawing which stay on and which
+  // workload features (reentrancy, timeouts, long holds) it adds.
+  std::vector<int> every(kFaultClasses);
+  std::iota(every.begin(), every.end(), 0);
+  for (const std::string& recipe : recipes) {
+    cli::MatrixCampaign m = campaigns.front();  // the first recipe's, with no faults
+    m.recipe = m.campaign.workload.recipe = recipe;
+    m.fault = m.campaign.faults = "swarm";
+    m.campaign.config = cli::nemesis_config(every, 30);
+    m.campaign.workload.swarm = true;
+    campaigns.push_back(std::move(m));
+  }
   std::vector<Cell> cells;
-  for (cli::MatrixCampaign& m : cli::matrix_campaigns(o)) {
+  for (cli::MatrixCampaign& m : campaigns) {
     cli::Campaign& c = m.campaign;
     c.strategy = strategy;
     c.config = scenarios::strategy_config(strategy, c.config);
@@ -135,6 +151,7 @@ cli::CommandSpec spec() {
       .options =
           {{"--mutants", "FILE", "the mutants file (default: the source tree's tests/mutants/mutants.txt)"},
            {"--budget", "RUNS", "runs per campaign (recipe x fault class) and strategy (default 300, the matrix's)"},
+           {"--survivor-budget", "RUNS", "runs per campaign for a mutant the file marks equivalent or gap, which are only reported (default: --budget)"},
            {"--shrink-runs", "N", "most runs spent shrinking the killing run (default 300)"},
            {"--every-strategy", "", "hunt with each strategy on its own (for the benchmark) instead of stopping at the first kill"},
            {"--tsv", "", "also print a tab-separated line per strategy hunted, for scripts/mutants.sh: result, id, operator, strategy, killed|survived, property, fault, runs, seconds, shrunk decisions, expectation"}},
@@ -167,9 +184,10 @@ int run_main(const std::vector<std::string>& argv) {
     if (it == all->end()) throw cli::UsageError(fmt::format("{}: no mutant '{}'", a.text("--mutants", ZKSIM_MUTANTS_FILE), id));
     m = *it;
   }
+  const std::int64_t runs = m.expect == Mutant::Expect::Killed ? budget : a.integer("--survivor-budget", budget, 1, 1'000'000);
   bool killed = false;
   for (int k = 0; k < 3 && (!killed || a.flag("--every-strategy")); ++k) {
-    const Hunt h = hunt(m.recipes, static_cast<Strategy>(k), budget, shrink_runs);
+    const Hunt h = hunt(m.recipes, static_cast<Strategy>(k), runs, shrink_runs);
     const std::string_view strategy = scenarios::strategy_name(h.strategy);
     if (h.kill) {
       killed = true;
