@@ -162,11 +162,20 @@ cli::CommandSpec spec() {
           "2 bad input."};
 }
 
+// The CLI helpers name every command "zksim NAME"; this program is NAME.
+std::string without_zksim(std::string text) {
+  for (std::size_t at = text.find("zksim zksim-mutant-"); at != std::string::npos;
+       at = text.find("zksim zksim-mutant-", at)) {
+    text.erase(at, 6);
+  }
+  return text;
+}
+
 int run_main(const std::vector<std::string>& argv) {
   const cli::CommandSpec s = spec();
   const cli::Args a = cli::parse_args(s, argv);
   if (a.help) {
-    std::fputs(cli::help_text(s).c_str(), stdout);
+    std::fputs(without_zksim(cli::help_text(s)).c_str(), stdout);
     return 0;
   }
   const std::int64_t budget = a.integer("--budget", 300, 1, 1'000'000);
@@ -225,7 +234,7 @@ int main(int argc, char** argv) {
   try {
     return zksim::mutants::run_main(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const zksim::cli::UsageError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    std::fprintf(stderr, "%s\n", zksim::mutants::without_zksim(e.what()).c_str());
     return 2;
   }
 }
