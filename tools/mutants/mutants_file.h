@@ -11,10 +11,13 @@
 //   file recipes/src/lock.cpp         # relative to the source root
 //   original     if (me == 0) return std::nullopt;
 //   replacement     if (me != 0) return std::nullopt;
-//   expect killed                     # or: equivalent: WHY / gap: WHY
+//   expect killed
 //
-// `original` and `replacement` take the rest of their line verbatim after
-// one space; repeated, their lines join with newlines. The original must
+// `expect` is `killed`, `equivalent: WHY` (no run can tell the mutant from
+// the recipe) or `gap: WHY` (a run could, but no campaign or property does
+// yet), WHY being the rest of the line. `original` and `replacement` take
+// the rest of their line verbatim after one space (a bare `replacement`:
+// the original is deleted); repeated, their lines join with newlines. The original must
 // occur exactly once in the file, so that a mutant cannot go stale when the
 // recipe changes. Errors are "file:line:col: message".
 #pragma once

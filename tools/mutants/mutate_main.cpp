@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::ofstream out(out_path, std::ios::binary);
+  // Diagnostics name the recipe's own file (lines after a change of line
+  // count are off by that much).
   out << fmt::format("#line 1 \"{}/{}\"\n", root, m->file) << *mutated
       << fmt::format("\nnamespace zksim::mutants {{\nextern const char* const kMutantId;\nconst char* const kMutantId = \"{}\";\n}}\n", id);
   out.close();

@@ -84,14 +84,13 @@ Hunt hunt(const std::vector<std::string>& recipes, Strategy strategy, std::int64
     cli::Campaign& c = m.campaign;
     c.strategy = strategy;
     c.config = scenarios::strategy_config(strategy, c.config);
-    Cell cell{std::move(m), {}, false};
     if (strategy == Strategy::Dfs) {
       c.workload.clients = kDfsClients;
       c.depth = kDfsDepth;
       c.seed = 0;
-      cell.dfs.emplace(kDfsDepth, c.config.nemesis);
     }
-    cells.push_back(std::move(cell));
+    Cell& cell = cells.emplace_back(Cell{std::move(m), {}, false});
+    if (strategy == Strategy::Dfs) cell.dfs.emplace(kDfsDepth, cell.m.campaign.config.nemesis);
   }
   Hunt h;
   h.strategy = strategy;
@@ -201,8 +200,10 @@ int run_main(const std::vector<std::string>& argv) {
     if (h.kill) {
       killed = true;
       const Kill& x = *h.kill;
-      fmt::print("{}: killed by {} under {}, faults {}, recipe {}: {} runs, {:.3f} s; {} decisions shrunk to {}\n  {}\n",
-                 id, x.property, strategy, x.fault, x.recipe, h.runs, h.seconds, x.decisions, x.shrunk, x.message);
+      fmt::print("{}: killed by {} under {}, faults {}, recipe {}: {} runs, {:.3f} s; {} decisions shrunk to {} "
+                 "(in {} runs)\n  {}\n",
+                 id, x.property, strategy, x.fault, x.recipe, h.runs, h.seconds, x.decisions, x.shrunk, x.shrink_runs,
+                 x.message);
     } else {
       fmt::print("{}: survived {} ({} runs, {:.3f} s)\n", id, strategy, h.runs, h.seconds);
     }
