@@ -575,6 +575,8 @@ void World::Impl::crash(int process) {
   for (auto h : doomed) h.destroy();
 }
 
+Handle& World::Impl::handle_of_client(int id) { return clients.at(static_cast<std::size_t>(id))->handle(); }
+
 // --- World ---
 
 World::World(WorldConfig config, DecisionSource& decisions)
@@ -592,7 +594,6 @@ World::~World() {
 Client& World::open(std::string name, int session_timeout_ms, int process, Flavour flavour) {
   Impl& m = *impl_;
   auto h = std::make_unique<Handle>();
-  h->flavour = flavour;
   h->rules = &rules_of(flavour);
   h->index = static_cast<int>(m.handles.size());
   h->process = process >= 0 ? process : 1000000 + h->index;
@@ -670,8 +671,7 @@ void World::schedule(const ScriptedFault& fault) {
         }
         return;
       }
-      Handle& h = static_cast<SimClient&>(*m.clients.at(static_cast<std::size_t>(fault.client))).handle();
-      m.apply_fault(fault.kind, h, fault.duration_ms);
+      m.apply_fault(fault.kind, m.handle_of_client(fault.client), fault.duration_ms);
     });
   } else {
     m.armed.push_back(Impl::Armed{fault});
@@ -680,13 +680,12 @@ void World::schedule(const ScriptedFault& fault) {
 
 void World::inject(FaultKind kind, int client, TimeMs duration_ms) {
   Impl& m = *impl_;
-  Handle& h = static_cast<SimClient&>(*m.clients.at(static_cast<std::size_t>(client))).handle();
-  m.apply_fault(kind, h, duration_ms);
+  m.apply_fault(kind, m.handle_of_client(client), duration_ms);
 }
 
 void World::partition(int client, TimeMs duration_ms) {
   Impl& m = *impl_;
-  Handle& h = static_cast<SimClient&>(*m.clients.at(static_cast<std::size_t>(client))).handle();
+  Handle& h = m.handle_of_client(client);
   if (h.alive()) m.cut_off(h, m.now + std::max<TimeMs>(duration_ms, 0), "partition");
 }
 

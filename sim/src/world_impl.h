@@ -117,8 +117,7 @@ struct Conn {
 struct Handle {
   int index = 0;
   int process = 0;
-  Flavour flavour = Flavour::C;
-  const FlavourRules* rules = &rules_of(Flavour::C);
+  const FlavourRules* rules = &rules_of(Flavour::C);  // the client library it behaves like
   int requested_timeout_ms = 0;
   int timeout_ms = 0;
   SessionId session;
@@ -205,6 +204,8 @@ struct World::Impl {
   std::vector<std::unique_ptr<SimClient>> clients;
   int next_process = 0;
   std::unordered_map<SessionId, int, SessionHash> handle_of_session;
+  // The handle behind client `id` (World::open's or World::share's).
+  Handle& handle_of_client(int id);
 
   // --- tasks ---
   struct Root {
@@ -303,8 +304,8 @@ struct World::Impl {
   // SessionExpired, everyone is told Expired, and the handle either ends or,
   // if its flavour says so, starts a new session.
   void session_expired(Handle& h);
-  // Tells `state` to the default watchers and the listeners (on their own
-  // thread if the flavour has one) and, if the flavour says so, to `watchers`.
+  // Tells `state` to the default watchers, the listeners (on their own
+  // thread if the flavour has one) and `watchers`.
   void session_event(Handle& h, KeeperState state, const Handle::Watches& watchers);
   void tell_listeners(Handle& h, KeeperState state);
   // The listener thread's step: tells `state` to every listener of `h`.
