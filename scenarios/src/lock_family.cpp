@@ -23,7 +23,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string_view>
 
 namespace zksim::scenarios::detail {
@@ -294,17 +293,13 @@ std::vector<SharedWakeups> shared_wakeups(const Trace& trace) {
 // The stretches in which a client could not act on its belief (paused) or
 // could not have known better (the server expired the session it was in,
 // and it had not been told yet); see Window in checkers.h. A client whose
-// session listeners run on their own thread (it has Listener events) is
-// told when they run; others when their library's state changes. A client
-// that had already left that session (a flavour that declares the session
-// lost by itself and opens a new one) knew, and is not excused.
-std::vector<Window> excused_windows(const Trace& trace) {
-  std::set<int> own_thread;
-  for (const TraceEvent& e : trace.events()) {
-    if (e.kind == TraceKind::Listener) own_thread.insert(e.client);
-  }
+// flavour runs session listeners on their own thread is told when they run;
+// others when their library's state changes. A client that had already
+// left that session (a flavour that declares the session lost by itself
+// and opens a new one) knew, and is not excused.
+std::vector<Window> excused_windows(const Trace& trace, const Workload& w) {
   auto news = [&](const TraceEvent& e) {
-    if (own_thread.count(e.client)) {
+    if (rules_of(flavour_of(w, e.client)).listeners_on_own_thread) {
       return e.kind == TraceKind::Listener && e.code != static_cast<std::int32_t>(KeeperState::SyncConnected);
     }
     return e.kind == TraceKind::State && e.code != static_cast<std::int32_t>(SessionState::Connected);
@@ -342,7 +337,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   const std::string& r = w.recipe;
   const Wakeups worst = max_wakeups(world.trace());
   out.max_wakeups_per_release = worst.count;
-  const std::vector<Window> excused = excused_windows(world.trace());
+  const std::vector<Window> excused = excused_windows(world.trace(), w);
   auto believed = [&](const char* acquire, const char* release) {
     return outside(beliefs(s.history, acquire, release), excused);
   };
