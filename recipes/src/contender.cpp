@@ -29,9 +29,6 @@ Task<Result<void>> ensure_path(Client& zk, std::string path) {
   }
 }
 
-namespace {
-
-// Our node after a lost reply: the child whose name starts with `prefix`.
 Task<Result<std::optional<Created>>> find_own(Client& zk, std::string dir, std::string prefix) {
   for (;;) {
     auto listed = co_await zk.get_children(dir);
@@ -50,8 +47,6 @@ Task<Result<std::optional<Created>>> find_own(Client& zk, std::string dir, std::
   }
 }
 
-}  // namespace
-
 Task<Result<Created>> create_protected(Client& zk, std::string dir, std::string prefix,
                                        std::string data, CreateMode mode) {
   std::string path = join(dir, prefix);
@@ -68,6 +63,21 @@ Task<Result<Created>> create_protected(Client& zk, std::string dir, std::string 
     if (!found) co_return found.error();
     if (*found) co_return std::move(**found);
   }
+}
+
+Rule predecessor_rule() {
+  return [](const std::vector<Contender>& all, std::size_t me) -> std::optional<std::string> {
+    if (me == 0) return std::nullopt;
+    return all[me - 1].name;
+  };
+}
+
+Task<Result<void>> release_grant(Client& zk, std::optional<Grant>& grant) {
+  if (!grant) co_return Error::BadArguments;
+  std::string node = std::move(grant->node);
+  grant.reset();
+  co_await delete_surely(zk, std::move(node));
+  co_return Result<void>();
 }
 
 Task<Result<void>> delete_surely(Client& zk, std::string path) {

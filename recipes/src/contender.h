@@ -6,6 +6,7 @@
 
 #include "zksim/client.h"
 #include "zksim/recipes/hold.h"
+#include "zksim/recipes/lock.h"
 
 #include <algorithm>
 #include <functional>
@@ -66,6 +67,17 @@ Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Mar
 // Given the contenders and our index among them: nullopt when it is our
 // turn, else the name of the one contender whose deletion we wait for.
 using Rule = std::function<std::optional<std::string>(const std::vector<Contender>&, std::size_t me)>;
+// An exclusive lock's rule: our turn when first, else wait for the one just before us.
+Rule predecessor_rule();
+
+// The child of `dir` whose name starts with `prefix` (a name unique to an
+// attempt, or to a candidate), with its creation zxid; nullopt if none.
+Task<Result<std::optional<Created>>> find_own(Client& zk, std::string dir, std::string prefix);
+
+// Ends a hold that has one node: deletes `grant`'s node (delete_surely; a
+// session that ended took it already) and clears `grant`. BadArguments
+// when nothing is held.
+Task<Result<void>> release_grant(Client& zk, std::optional<Grant>& grant);
 
 // Waits until `rule` says it is the turn of `name` (a child of `dir`).
 // Each round lists the contenders and sets a data watch on the node the rule

@@ -28,13 +28,8 @@ Task<Result<Grant>> Lock::acquire(TimeMs timeout_ms) {
   tracker_->restart();
   acquiring_ = true;
   TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
-  detail::Rule first = [](const std::vector<detail::Contender>& all,
-                          std::size_t me) -> std::optional<std::string> {
-    if (me == 0) return std::nullopt;
-    return all[me - 1].name;
-  };
   detail::Markers markers{options_.name};
-  auto made = co_await detail::contend(zk_, dir_, std::move(markers), 0, options_.data, std::move(first), deadline);
+  auto made = co_await detail::contend(zk_, dir_, std::move(markers), 0, options_.data, detail::predecessor_rule(), deadline);
   acquiring_ = false;
   if (!made) co_return made.error();
   grant_ = Grant{std::move(made->path), made->czxid};

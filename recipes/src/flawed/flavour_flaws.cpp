@@ -1,6 +1,7 @@
 #include "zksim/recipes/flawed/flavour_flaws.h"
 
 #include "../contender.h"
+#include "zksim/path.h"
 
 #include <algorithm>
 #include <memory>
@@ -12,28 +13,6 @@ namespace {
 const detail::Markers& election_markers() {
   static const detail::Markers m{"n_"};
   return m;
-}
-
-detail::Rule predecessor() {
-  return [](const std::vector<detail::Contender>& all, std::size_t me) -> std::optional<std::string> {
-    if (me == 0) return std::nullopt;
-    return all[me - 1].name;
-  };
-}
-
-std::string name_of_path(const std::string& path) { return path.substr(path.rfind('/') + 1); }
-
-// The child of `dir` whose name starts with `prefix`, as a path, or "".
-Task<Result<std::string>> find_by_prefix(Client& zk, std::string dir, std::string prefix) {
-  for (;;) {
-    auto listed = co_await zk.get_children(dir);
-    if (!listed && listed.error() == Error::ConnectionLoss) continue;
-    if (!listed && listed.error() == Error::NoNode) co_return std::string();
-    if (!listed) co_return listed.error();
-    auto it = std::find_if(listed->children.begin(), listed->children.end(),
-                           [&](const std::string& c) { return c.starts_with(prefix); });
-    co_return it == listed->children.end() ? std::string() : detail::join(dir, *it);
-  }
 }
 
 }  // namespace
@@ -54,17 +33,17 @@ Task<Result<Grant>> StaleNodeElection::campaign(TimeMs timeout_ms) {
   const TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   for (;;) {
     // The flaw: a node with our id is taken for ours, whichever session made it.
-    auto found = co_await find_by_prefix(zk_, dir_, prefix_);
+    auto found = co_await detail::find_own(zk_, dir_, prefix_);
     if (!found && found.error() != Error::SessionExpired) co_return found.error();
-    std::string node = found ? *found : std::string();
+    std::string node = found && *found ? (*found)->path : std::string();
     if (node.empty()) {
       auto made = co_await detail::create_protected(zk_, dir_, prefix_, "", CreateMode::EphemeralSequential);
       if (!made && made.error() == Error::SessionExpired) continue;
       if (!made) co_return made.error();
       node = made->path;
     }
-    std::string name = name_of_path(node);
-    auto turn = co_await detail::wait_turn(zk_, dir_, std::move(name), election_markers(), predecessor(), deadline);
+    std::string name(name_of(node));
+    auto turn = co_await detail::wait_turn(zk_, dir_, std::move(name), election_markers(), detail::predecessor_rule(), deadline);
     if (turn) {
       auto st = co_await zk_.exists(node);
       grant_ = Grant{node, st ? st->czxid : 0};
@@ -77,13 +56,7 @@ Task<Result<Grant>> StaleNodeElection::campaign(TimeMs timeout_ms) {
   }
 }
 
-Task<Result<void>> StaleNodeElection::resign() {
-  if (!grant_) co_return Error::BadArguments;
-  std::string node = std::move(grant_->node);
-  grant_.reset();
-  co_await detail::delete_surely(zk_, std::move(node));
-  co_return Result<void>();
-}
+Task<Result<void>> StaleNodeElection::resign() { return detail::release_grant(zk_, grant_); }
 
 // --- NodeEventsOnlyLock ---
 
@@ -102,7 +75,7 @@ Task<Result<Grant>> NodeEventsOnlyLock::acquire(TimeMs timeout_ms) {
   std::string prefix = "_c_" + zk_.unique_id() + "-lock-";
   auto made = co_await detail::create_protected(zk_, dir_, prefix, "", CreateMode::EphemeralSequential);
   if (!made) co_return made.error();
-  const std::string name = name_of_path(made->path);
+  const std::string name(name_of(made->path));
   for (;;) {
     detail::Markers markers{"lock-"};
     auto all = co_await detail::contenders(zk_, dir_, std::move(markers));
@@ -132,21 +105,16 @@ Task<Result<Grant>> NodeEventsOnlyLock::acquire(TimeMs timeout_ms) {
   }
 }
 
-Task<Result<void>> NodeEventsOnlyLock::release() {
-  if (!grant_) co_return Error::BadArguments;
-  std::string node = std::move(grant_->node);
-  grant_.reset();
-  co_await detail::delete_surely(zk_, std::move(node));
-  co_return Result<void>();
-}
+Task<Result<void>> NodeEventsOnlyLock::release() { return detail::release_grant(zk_, grant_); }
 
 // --- SessionEventBarrier ---
 
-SessionEventBarrier::SessionEventBarrier(Client& zk, std::string path) : zk_(zk), path_(std::move(path)) {}
+SessionEventBarrier::SessionEventBarrier(Client& zk, std::string path)
+    : zk_(zk), path_(path), barrier_(zk, std::move(path)) {}
 
-Task<Result<void>> SessionEventBarrier::raise() { return detail::ensure_path(zk_, path_); }
+Task<Result<void>> SessionEventBarrier::raise() { return barrier_.raise(); }
 
-Task<Result<void>> SessionEventBarrier::lower() { return detail::delete_surely(zk_, path_); }
+Task<Result<void>> SessionEventBarrier::lower() { return barrier_.lower(); }
 
 Task<Result<void>> SessionEventBarrier::wait(TimeMs timeout_ms) {
   for (;;) {

@@ -11,22 +11,9 @@ const detail::Markers& lock_markers() {
   return m;
 }
 
-detail::Rule predecessor() {
-  return [](const std::vector<detail::Contender>& all, std::size_t me) -> std::optional<std::string> {
-    if (me == 0) return std::nullopt;
-    return all[me - 1].name;
-  };
-}
-
 }  // namespace
 
-Task<Result<void>> OneNodeLock::release() {
-  if (!grant_) co_return Error::BadArguments;
-  std::string node = grant_->node;
-  grant_.reset();
-  co_await detail::delete_surely(zk_, node);
-  co_return Result<void>();
-}
+Task<Result<void>> OneNodeLock::release() { return detail::release_grant(zk_, grant_); }
 
 Task<Result<Grant>> HerdLock::acquire(TimeMs timeout_ms) {
   TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
@@ -70,7 +57,7 @@ Task<Result<Grant>> NoGuidLock::acquire(TimeMs timeout_ms) {
     if (r.error() != Error::ConnectionLoss) co_return r.error();
   }
   std::string name = made.path.substr(made.path.rfind('/') + 1);
-  auto turn = co_await detail::wait_turn(zk_, dir_, name, lock_markers(), predecessor(), deadline);
+  auto turn = co_await detail::wait_turn(zk_, dir_, name, lock_markers(), detail::predecessor_rule(), deadline);
   if (!turn) {
     co_await detail::delete_surely(zk_, made.path);
     co_return turn.error();
@@ -82,7 +69,7 @@ Task<Result<Grant>> NoGuidLock::acquire(TimeMs timeout_ms) {
 
 Task<Result<Grant>> OneNodeLock::acquire_in_turn(TimeMs timeout_ms) {
   TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
-  auto made = co_await detail::contend(zk_, dir_, lock_markers(), 0, "", predecessor(), deadline);
+  auto made = co_await detail::contend(zk_, dir_, lock_markers(), 0, "", detail::predecessor_rule(), deadline);
   if (!made) co_return made.error();
   grant_ = Grant{made->path, made->czxid};
   co_return *grant_;

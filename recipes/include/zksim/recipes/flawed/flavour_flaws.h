@@ -30,6 +30,7 @@
 #pragma once
 
 #include "zksim/client.h"
+#include "zksim/recipes/barrier.h"
 #include "zksim/recipes/hold.h"
 #include "zksim/recipes/lock.h"
 
@@ -74,6 +75,7 @@ class NodeEventsOnlyLock {
   std::unique_ptr<detail::HoldTracker> tracker_;
 };
 
+// Raised and lowered as Barrier is; only its wait differs.
 class SessionEventBarrier {
  public:
   SessionEventBarrier(Client& zk, std::string path);
@@ -84,6 +86,7 @@ class SessionEventBarrier {
  private:
   Client& zk_;
   std::string path_;
+  Barrier barrier_;
 };
 
 }  // namespace zksim::recipes::flawed
