@@ -51,8 +51,8 @@ int list_main(const Args& args) {
   json clients = json::array();
   for (int i = 0; i < kFlavours; ++i) {
     const FlavourRules& r = rules_of(static_cast<Flavour>(i));
-    text += fmt::format("client {}: {}\n", r.name, r.summary);
-    clients.push_back(json{{"name", r.name}, {"summary", r.summary}});
+    text += fmt::format("client {}: {}; listeners hear {}\n", r.name, r.summary, fmt::join(r.state_names, ", "));
+    clients.push_back(json{{"name", r.name}, {"summary", r.summary}, {"states", r.state_names}});
   }
   if (args.flag("--json")) {
     print_json(json{{"recipes", recipes},

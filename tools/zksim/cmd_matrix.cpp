@@ -44,17 +44,6 @@ CommandSpec matrix_spec() {
 
 namespace {
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t comma = list.find(',', start);
-    out.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
-  }
-}
-
 MatrixOptions options_from(const Args& a) {
   MatrixOptions o;
   const auto& all = scenarios::recipe_names();

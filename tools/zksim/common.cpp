@@ -52,12 +52,20 @@ std::vector<std::string> fault_class_names() {
   return out;
 }
 
-std::vector<Flavour> parse_flavours(const std::string& what, const std::string& list) {
-  std::vector<Flavour> out;
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
   std::size_t start = 0;
   while (true) {
-    const std::size_t comma = list.find(',', start);
-    const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::size_t comma = list.find(',', start);
+    out.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+std::vector<Flavour> parse_flavours(const std::string& what, const std::string& list) {
+  std::vector<Flavour> out;
+  for (const std::string& name : split(list)) {
     const std::optional<Flavour> f = flavour_named(name);
     if (!f) {
       std::vector<std::string_view> known;
@@ -65,18 +73,13 @@ std::vector<Flavour> parse_flavours(const std::string& what, const std::string& 
       throw UsageError(fmt::format("{}: unknown client flavour '{}' (known: {})", what, name, fmt::join(known, ", ")));
     }
     out.push_back(*f);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return out;
 }
 
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list) {
   std::vector<int> out;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t comma = list.find(',', start);
-    std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (const std::string& name : split(list)) {
     if (name == "none" && list != "none") {
       throw UsageError(fmt::format("{}: 'none' stands alone, not in a list of fault classes ('{}')", what, list));
     }
@@ -89,8 +92,6 @@ std::vector<int> parse_fault_classes(const std::string& what, const std::string&
                                    fmt::join(fault_class_names(), ", ")));
     }
     if (kind < kFaultClasses && std::find(out.begin(), out.end(), kind) == out.end()) out.push_back(kind);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return out;
 }

@@ -27,6 +27,8 @@ std::vector<std::string> fault_class_names();
 // "pause,crash" -> their FaultKind values; "none" -> none. Throws
 // UsageError naming `what` on an unknown class, or on "none" in a list
 // ("none,pause" would otherwise silently mean "pause").
+// "a,b,c" -> {"a", "b", "c"}; "" -> {""}.
+std::vector<std::string> split(const std::string& list);
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list);
 // "curator" or "c,curator,kazoo" (client i takes the (i mod n)th); throws
 // UsageError naming `what` for an unknown name.
