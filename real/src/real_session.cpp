@@ -324,6 +324,13 @@ Task<bool> RealClient::wait_for(Signal s, TimeMs timeout_ms) {
   co_return set;
 }
 
+Task<void> RealClient::preemption_point() {
+  TimerAwaiter t{core_->loop, core_->loop.now()};
+  co_await t;
+}
+
+void RealClient::post(Task<> task) { core_->loop.spawn(std::move(task)); }
+
 namespace {
 
 // The second handle of expire_from_outside: its default watcher posts its

@@ -7,6 +7,9 @@
 #include "zksim/path.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <iterator>
+#include <optional>
 #include <string>
 
 namespace zksim {
@@ -33,37 +36,93 @@ struct OpAwaiter {
   }
 };
 
-// Waits until `until` in the process's own time, or for `signal` (if any)
-// to be set, whichever comes first. A timer that comes due while the
-// process is paused waits for the pause to end: a paused process runs
-// nothing.
+// A coroutine that waits on a Signal in a recipe's place and, once set()
+// resumes it, lets its owner wake the recipe (World::Impl::wake): so a
+// watcher's set() on one thread reaches a recipe on another as a step of
+// its own. Its body only calls back; the recipe it should resume at once,
+// if any, it resumes from its final suspension, so that the owner may then
+// destroy it.
+struct Relay {
+  struct promise_type {
+    std::coroutine_handle<> next = std::noop_coroutine();
+    Relay get_return_object() { return Relay{std::coroutine_handle<promise_type>::from_promise(*this)}; }
+    std::suspend_always initial_suspend() const noexcept { return {}; }
+    struct Final {
+      bool await_ready() const noexcept { return false; }
+      std::coroutine_handle<> await_suspend(std::coroutine_handle<promise_type> h) const noexcept {
+        return h.promise().next;
+      }
+      void await_resume() const noexcept {}
+    };
+    Final final_suspend() const noexcept { return {}; }
+    void return_void() const noexcept {}
+    void unhandled_exception() const noexcept { std::abort(); }
+  };
+  explicit Relay(std::coroutine_handle<promise_type> handle) : h(handle) {}
+  Relay(Relay&& o) noexcept : h(std::exchange(o.h, {})) {}
+  Relay& operator=(Relay&&) = delete;
+  ~Relay() {
+    if (h) h.destroy();
+  }
+  std::coroutine_handle<promise_type> h;
+};
+
+template <class F>
+Relay relay(F on_set) {
+  on_set();
+  co_return;
+}
+
+// Waits until `until` in the process's own time (-1: no limit), or for
+// `signal` (if any) to be set, whichever comes first. A timer that comes
+// due while the process is paused waits for the pause to end: a paused
+// process runs nothing. A set signal wakes the waiter as World::Impl::wake
+// says its flavour's threads do.
 struct TimedWait {
   World::Impl& w;
   Handle& h;
   TimeMs until;
   Signal::Awaiter* signal = nullptr;
-  std::uint64_t call = 0;
+  std::uint64_t call = 0;  // the timer's, then the wake-up's
   bool timed_out = false;
   std::coroutine_handle<> c;
+  std::optional<Relay> via;
   bool await_ready() const noexcept { return signal && signal->await_ready(); }
   void await_suspend(std::coroutine_handle<> waiter) {
     c = waiter;
-    if (signal) signal->await_suspend(waiter);
-    arm(until);
-  }
-  void arm(TimeMs t) {
-    call = w.call_at(t, [this] {
-      call = 0;
-      if (h.crashed) return;
-      if (w.paused(h)) return arm(h.paused_until);
+    if (signal && h.rules->recipes_on_caller_thread) {
+      via.emplace(relay([this] {
+        if (call) w.cancel_call(std::exchange(call, 0));
+        via->h.promise().next = w.wake(h, c, call);
+      }));
+      signal->await_suspend(via->h);
+    } else if (signal) {
+      signal->await_suspend(waiter);
+    }
+    if (until < 0) return;
+    w.at_process(h, until, [this] {
       timed_out = true;
       if (signal) signal->detach();
       c.resume();
-    });
+    }, &call);
   }
   // True when the signal came first.
   bool await_resume() const noexcept { return !timed_out; }
   ~TimedWait() {
+    if (call) w.cancel_call(call);
+  }
+};
+
+// A preemption point: on a flavour whose recipes run on the caller's
+// thread, the thread may be rescheduled here (World::Impl::wake).
+struct Preemption {
+  World::Impl& w;
+  Handle& h;
+  std::uint64_t call = 0;
+  bool await_ready() const noexcept { return !h.rules->recipes_on_caller_thread; }
+  bool await_suspend(std::coroutine_handle<> c) { return w.wake(h, c, call) != c; }
+  void await_resume() const noexcept {}
+  ~Preemption() {
     if (call) w.cancel_call(call);
   }
 };
@@ -195,14 +254,20 @@ Task<void> SimClient::sleep(TimeMs ms) {
 }
 
 Task<bool> SimClient::wait_for(Signal s, TimeMs timeout_ms) {
-  if (timeout_ms < 0) {
-    co_await s.wait();
-    co_return true;
-  }
   Signal::Awaiter on_signal = s.wait();
-  TimedWait waiting{w_, h_, w_.now + timeout_ms, &on_signal};
+  TimedWait waiting{w_, h_, timeout_ms < 0 ? -1 : w_.now + timeout_ms, &on_signal};
   bool set = co_await waiting;
   co_return set;
+}
+
+Task<void> SimClient::preemption_point() {
+  Preemption p{w_, h_};
+  co_await p;
+}
+
+void SimClient::post(Task<> task) {
+  const auto lag = h_.rules->recipes_on_caller_thread ? w_.decisions.pick(World::Impl::kThreadLagChoices) : 0;
+  w_.at_process(h_, w_.now + static_cast<TimeMs>(lag), w_.add_root(h_.process, std::move(task)));
 }
 
 std::string SimClient::unique_id() {
@@ -294,7 +359,7 @@ void World::Impl::complete(Handle& h, PendingOp& op, Outcome&& out) {
     drop_watchers(h, op.path, op.unwatch);
   }
   op.result = std::move(out);
-  op.waiter.resume();  // may destroy op
+  wake(h, op.waiter, op.deferred).resume();  // may destroy op
 }
 
 void World::Impl::drop_watchers(Handle& h, std::string_view path, WatcherType type) {
@@ -372,12 +437,9 @@ void World::Impl::disconnected(Handle& h) {
 
 void World::Impl::lose_at(Handle& h, TimeMs t) {
   Handle* hp = &h;
-  h.lost_call = call_at(t, [this, hp] {
-    hp->lost_call = 0;
-    if (hp->crashed || hp->state != SessionState::Connecting) return;
-    if (paused(*hp)) return lose_at(*hp, hp->paused_until);  // its threads are stopped too
-    session_expired(*hp);
-  });
+  at_process(h, t, [this, hp] {
+    if (hp->state == SessionState::Connecting) session_expired(*hp);
+  }, &h.lost_call);
 }
 
 void World::Impl::session_expired(Handle& h) {
@@ -490,11 +552,23 @@ void World::Impl::session_event(Handle& h, KeeperState state, const Handle::Watc
                       &watchers.recursive}) {
     for (const auto& [path, ws] : *table) registered.insert(registered.end(), ws.begin(), ws.end());
   }
-  for (ViewCalls& v : views) {
-    if (v.default_watcher) v.default_watcher(e);
-    call_listeners(v.view, v.listeners, e);
+  if (!h.rules->watchers_on_event_thread) {
+    for (ViewCalls& v : views) {
+      if (v.default_watcher) v.default_watcher(e);
+      call_listeners(v.view, v.listeners, e);
+    }
+    for (Watcher& w : registered) w(e);
+    return;
   }
-  for (Watcher& w : registered) w(e);
+  // The I/O thread calls the listeners (kazoo's connection thread does);
+  // the watchers, the default ones first, hear it on the event thread.
+  std::vector<Watcher> queued;
+  for (ViewCalls& v : views) {
+    call_listeners(v.view, v.listeners, e);
+    if (v.default_watcher) queued.push_back(std::move(v.default_watcher));
+  }
+  queued.insert(queued.end(), std::make_move_iterator(registered.begin()), std::make_move_iterator(registered.end()));
+  call_watchers(h, std::move(queued), e);
 }
 
 std::vector<std::uint64_t> World::Impl::listener_ids(int view) const {
@@ -515,19 +589,11 @@ void World::Impl::call_listeners(int view, const std::vector<std::uint64_t>& ids
 }
 
 void World::Impl::tell_listeners(Handle& h, KeeperState state) {
-  const TimeMs t = std::max(now + static_cast<TimeMs>(decisions.pick(kListenerLagChoices)), h.listener_last);
-  h.listener_last = t;
   Handle* hp = &h;
-  call_at(t, [this, hp, state] { listener_step(*hp, state); });
+  on_thread(h, h.threads.listener, [this, hp, state] { listener_step(*hp, state); });
 }
 
 void World::Impl::listener_step(Handle& h, KeeperState state) {
-  if (h.crashed) return;
-  if (paused(h)) {
-    Handle* hp = &h;
-    call_at(h.paused_until, [this, hp, state] { listener_step(*hp, state); });
-    return;
-  }
   record(TraceKind::Listener, h.views.front(), h.session, h.last_zxid, static_cast<int>(state));
   const WatchedEvent e{EventType::None, state, ""};
   std::vector<std::pair<int, std::vector<std::uint64_t>>> views;
@@ -576,7 +642,18 @@ void World::Impl::watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxi
       if (p == "/") break;
     }
   }
-  for (Watcher& w : fire) w(e);
+  call_watchers(h, std::move(fire), e);
+}
+
+void World::Impl::call_watchers(Handle& h, std::vector<Watcher> watchers, const WatchedEvent& e) {
+  if (watchers.empty()) return;
+  if (!h.rules->watchers_on_event_thread) {
+    for (Watcher& w : watchers) w(e);
+    return;
+  }
+  on_thread(h, h.threads.event, [watchers = std::move(watchers), e] {
+    for (const Watcher& w : watchers) w(e);
+  });
 }
 
 void World::Impl::pause(Handle& h, TimeMs duration_ms) {

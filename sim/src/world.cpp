@@ -575,6 +575,18 @@ void World::Impl::crash(int process) {
   for (auto h : doomed) h.destroy();
 }
 
+std::function<void()> World::Impl::add_root(int process, Task<> task) {
+  RootTask root = run_root(std::move(task));
+  const std::uint64_t id = next_root++;
+  root.h.promise().world = this;
+  root.h.promise().id = id;
+  roots.emplace(id, Root{process, root.h});
+  return [this, id] {
+    auto it = roots.find(id);
+    if (it != roots.end()) it->second.h.resume();
+  };
+}
+
 Handle& World::Impl::handle_of_client(int id) { return clients.at(static_cast<std::size_t>(id))->handle(); }
 
 // --- World ---
@@ -623,15 +635,7 @@ Client& World::client(int id) { return *impl_->clients.at(static_cast<std::size_
 
 void World::spawn(Client& owner, Task<> task) {
   Impl& m = *impl_;
-  RootTask root = run_root(std::move(task));
-  std::uint64_t id = m.next_root++;
-  root.h.promise().world = &m;
-  root.h.promise().id = id;
-  m.roots.emplace(id, Impl::Root{static_cast<SimClient&>(owner).handle().process, root.h});
-  m.call_at(m.now, [&m, id] {
-    auto it = m.roots.find(id);
-    if (it != m.roots.end()) it->second.h.resume();
-  });
+  m.call_at(m.now, m.add_root(static_cast<SimClient&>(owner).handle().process, std::move(task)));
 }
 
 int World::running_tasks() const { return static_cast<int>(impl_->roots.size()); }

@@ -153,9 +153,12 @@ struct Handle {
   // The library's own verdict that the session is lost, due while it stays
   // disconnected (FlavourRules::lost_after_suspended_timeout); 0: none.
   std::uint64_t lost_call = 0;
-  // The listener thread's last delivery (FlavourRules::listeners_on_own_thread):
-  // it tells session events in order.
-  TimeMs listener_last = 0;
+  // The library's threads besides the I/O thread and the recipes' own
+  // (FlavourRules): each runs its steps in order; the time of its last one.
+  struct Threads {
+    TimeMs listener = 0;  // listeners_on_own_thread
+    TimeMs event = 0;     // watchers_on_event_thread
+  } threads;
 };
 
 struct World::Impl {
@@ -214,6 +217,8 @@ struct World::Impl {
   };
   std::map<std::uint64_t, Root> roots;
   std::uint64_t next_root = 0;
+  // Registers `task` as a root of `process`, suspended; the function returned starts it.
+  std::function<void()> add_root(int process, Task<> task);
 
   // --- network (world.cpp) ---
   // By connection id (ids are never reused; a closed one is a null slot).
@@ -308,6 +313,25 @@ struct World::Impl {
   // thread if the flavour has one) and `watchers`.
   void session_event(Handle& h, KeeperState state, const Handle::Watches& watchers);
   void tell_listeners(Handle& h, KeeperState state);
+
+  // --- the client library's threads (client_threads.cpp) ---
+  // Runs `fn` at `t` on behalf of `h`'s process: not at all if it has
+  // crashed by then, and once a pause ends if it is paused then (a paused
+  // process runs nothing). If `slot` is given it holds the pending call's
+  // id until it runs, for its owner to cancel, and 0 after.
+  void at_process(Handle& h, TimeMs t, std::function<void()> fn, std::uint64_t* slot = nullptr);
+  // Queues `fn` on one of `h`'s threads (`last`: Handle::Threads): it runs
+  // a drawn 0 to kThreadLagChoices - 1 ms from now, after the thread's
+  // earlier steps.
+  void on_thread(Handle& h, TimeMs& last, std::function<void()> fn);
+  // Wakes recipe coroutine `c` of `h`: returns `c` to resume at once or,
+  // on a flavour whose recipes run on the caller's thread, may instead
+  // schedule it as that thread's step a drawn moment later and return a
+  // no-op handle (choice 0: at once, 1: after what is due now, 2: 1 ms
+  // later); `slot` as in at_process.
+  std::coroutine_handle<> wake(Handle& h, std::coroutine_handle<> c, std::uint64_t& slot);
+  // How far behind the I/O thread a library thread runs, in ms (drawn per step).
+  static constexpr std::uint32_t kThreadLagChoices = 3;
   // The listener thread's step: tells `state` to every listener of `h`.
   void listener_step(Handle& h, KeeperState state);
   // The ids of view `view`'s session listeners, in order.
@@ -316,13 +340,13 @@ struct World::Impl {
   void call_listeners(int view, const std::vector<std::uint64_t>& ids, const WatchedEvent& e);
   // Declares the session lost at `t` unless it reconnected or ended by then.
   void lose_at(Handle& h, TimeMs t);
-  // A listener thread is this many ms behind at most (drawn per event).
-  static constexpr std::uint32_t kListenerLagChoices = 3;
   // How late the server expires a silent session of a flavour that starts a
   // new one (FlavourRules::new_session_after_expiry): a drawn quarter of the
   // session timeout, 0 to 4.
   static constexpr std::uint32_t kExpiryLagChoices = 5;
   void watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxid);
+  // Calls `watchers` with `e`, on the event thread if the flavour has one.
+  void call_watchers(Handle& h, std::vector<Watcher> watchers, const WatchedEvent& e);
   void set_state(Handle& h, SessionState s);
   void fail_all(Handle& h, Error e);
   void pause(Handle& h, TimeMs duration_ms);
@@ -364,6 +388,8 @@ class SimClient final : public Client {
   TimeMs now() const override { return w_.now; }
   Task<void> sleep(TimeMs ms) override;
   Task<bool> wait_for(Signal s, TimeMs timeout_ms) override;
+  Task<void> preemption_point() override;
+  void post(Task<> task) override;
   void annotate(std::string text) override;
 
   int id() const { return id_; }

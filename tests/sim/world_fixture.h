@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,23 @@ inline WorldConfig quiet() {
   c.delay_choices = 1;
   return c;
 }
+
+// The library threads' lags (the decisions of kThreadLagChoices, 3) in
+// turn, as the test sets them, then `otherwise`; every other decision 0.
+// Tests using it keep message delays fixed (quiet()), so that no other
+// decision has 3 choices.
+class ThreadLags final : public DecisionSource {
+ public:
+  std::deque<std::uint32_t> lags;
+  std::uint32_t otherwise = 0;
+  std::uint32_t choose(std::uint32_t n) override {
+    if (n != 3) return 0;
+    if (lags.empty()) return otherwise;
+    const std::uint32_t lag = lags.front();
+    lags.pop_front();
+    return lag;
+  }
+};
 
 // A fault when `client`'s nth request of `request_kind` (under `path`)
 // reaches the server.

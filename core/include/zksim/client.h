@@ -116,6 +116,15 @@ class Client {
   // Resumes when `s` is set (true) or once `timeout_ms` of the backend's
   // time has passed (false); a negative timeout waits for `s` only.
   virtual Task<bool> wait_for(Signal s, TimeMs timeout_ms) = 0;
+  // A point where the recipe's thread could be interrupted, as any thread
+  // can be (between a check and the act on it, say): a backend whose
+  // library has other threads (watchers, listeners, background tasks) may
+  // run their work here first. It has no other effect.
+  virtual Task<void> preemption_point() = 0;
+  // Runs `task` in the background on this client's behalf, as a library's
+  // executor runs a background callback: it starts after the caller goes
+  // on, and ends with the client's process. The caller's code goes on.
+  virtual void post(Task<> task) = 0;
   // Adds a line to the trace (simulator) or the log (real server).
   virtual void annotate(std::string text) = 0;
 };

@@ -98,6 +98,10 @@ class RealClient final : public Client {
   TimeMs now() const override;
   Task<void> sleep(TimeMs ms) override;
   Task<bool> wait_for(Signal s, TimeMs timeout_ms) override;
+  // Lets the loop run what other threads posted before it resumes.
+  Task<void> preemption_point() override;
+  // Spawned on the loop.
+  void post(Task<> task) override;
   // Appended to the loop's log (RealClient::log()).
   void annotate(std::string text) override;
 

@@ -38,6 +38,17 @@ struct FlavourRules {
   // the server; the server may still hold the session (and its ephemerals)
   // for a while after that.
   bool lost_after_suspended_timeout;
+  // Recipe code runs on the caller's thread and blocks on its calls, as
+  // Curator's and kazoo's synchronous recipes do: the I/O thread hands a
+  // reply to it, and a watcher's wake-up reaches it, a drawn moment later,
+  // while the library's other threads go on. Otherwise the recipe runs as
+  // the completion callback (the C client's asynchronous API), at once.
+  bool recipes_on_caller_thread;
+  // Watchers (watch events and the session events they hear) run on an
+  // event thread of their own, in arrival order, a drawn moment after the
+  // I/O thread received them; the library has already taken the watch out
+  // of its table by then. Otherwise they run at arrival.
+  bool watchers_on_event_thread;
   // The names its listeners know the states by: disconnected, connected
   // again, lost (Curator: SUSPENDED, RECONNECTED, LOST).
   std::array<std::string_view, 3> state_names;

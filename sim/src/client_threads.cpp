@@ -1,0 +1,33 @@
+// The simulated client library's threads (FlavourRules; docs/flavours.md):
+// when a step of one of them runs, and how a recipe waiting on the
+// caller's thread is woken. Every lag is drawn from the decision source, so
+// the interleaving of the threads replays like everything else.
+#include "world_impl.h"
+
+namespace zksim {
+
+void World::Impl::at_process(Handle& h, TimeMs t, std::function<void()> fn, std::uint64_t* slot) {
+  Handle* hp = &h;
+  const std::uint64_t id = call_at(t, [this, hp, slot, fn = std::move(fn)]() mutable {
+    if (slot) *slot = 0;
+    if (hp->crashed) return;
+    if (paused(*hp)) return at_process(*hp, hp->paused_until, std::move(fn), slot);
+    fn();
+  });
+  if (slot) *slot = id;
+}
+
+void World::Impl::on_thread(Handle& h, TimeMs& last, std::function<void()> fn) {
+  const TimeMs t = std::max(now + static_cast<TimeMs>(decisions.pick(kThreadLagChoices)), last);
+  last = t;
+  at_process(h, t, std::move(fn));
+}
+
+std::coroutine_handle<> World::Impl::wake(Handle& h, std::coroutine_handle<> c, std::uint64_t& slot) {
+  const std::uint32_t lag = h.rules->recipes_on_caller_thread ? decisions.pick(kThreadLagChoices) : 0;
+  if (lag == 0) return c;
+  at_process(h, now + static_cast<TimeMs>(lag) - 1, [c] { c.resume(); }, &slot);
+  return std::noop_coroutine();
+}
+
+}  // namespace zksim
