@@ -154,6 +154,7 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
       if (armed) co_await armed->give_up_surely();
       co_return Error::OperationTimeout;
     }
+    const SessionId session = zk.session_id();
     auto listed = co_await contenders(zk, dir, markers);
     if (!listed) co_return listed.error();
     auto me = std::find_if(listed->begin(), listed->end(),
@@ -163,7 +164,14 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
       co_return Error::NoNode;
     }
     auto wait_on = rule(*listed, static_cast<std::size_t>(me - listed->begin()));
-    if (!wait_on) co_return Result<void>();
+    if (!wait_on) {
+      // A recipe on the caller's thread may read a reply after the
+      // connection that brought it broke: the session, and our node with
+      // it, may be gone by now. Only a listing read while still connected
+      // in the same session grants; otherwise list again once connected.
+      if (zk.state() == SessionState::Connected && zk.session_id() == session) co_return Result<void>();
+      continue;
+    }
     Signal changed;
     auto fired = std::make_shared<bool>(false);
     std::string predecessor = join(dir, *wait_on);

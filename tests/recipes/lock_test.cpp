@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 namespace zksim::test {
 namespace {
 
@@ -29,6 +31,26 @@ Task<> lock_rounds(Client& zk, int id, Critical& cs, int rounds, TimeMs hold_ms)
     EXPECT_TRUE((co_await lock.release()).ok());
     EXPECT_FALSE(lock.holds());
   }
+}
+
+// A recipe on the caller's thread can read a listing after the connection
+// that brought it broke, when the session, and the node with it, may be
+// gone already: it must list again rather than grant.
+TEST(ExclusiveLock, AListingReadAfterTheConnectionBrokeGrantsNothing) {
+  ThreadLags d;
+  d.otherwise = 2;  // every step of a library thread 1 or 2 ms late
+  World w(quiet(), d);
+  Client& zk = w.open("c0", 2000, -1, Flavour::Curator);
+  w.schedule(on_nth(FaultKind::ExpireSession, 0, request_kind<GetChildrenRequest>));
+  std::optional<Result<Grant>> got;
+  w.spawn(zk, [](Client& zk, std::optional<Result<Grant>>& got) -> Task<> {
+    Lock lock(zk, kDir);
+    got = co_await lock.acquire();
+  }(zk, got));
+  ASSERT_TRUE(w.run_until_done(10'000));
+  ASSERT_TRUE(got.has_value());
+  EXPECT_FALSE(got->ok());
+  EXPECT_TRUE(w.server().children(kDir).empty());
 }
 
 void contend(int clients, int rounds, std::uint64_t seed) {
