@@ -116,6 +116,9 @@ std::unique_ptr<AnyLock> make_lock(const Workload& w, Client& zk, int id, HoldLi
   if (r == "flawed/node-events-only-lock") {
     return std::make_unique<Exclusive<fl::NodeEventsOnlyLock>>(zk, kDir, std::move(on_hold));
   }
+  if (r == "flawed/unsynchronized-wait-lock") {
+    return std::make_unique<Exclusive<fl::UnsynchronizedWaitLock>>(zk, kDir, std::move(on_hold));
+  }
   if (r == "semaphore") return std::make_unique<Leases>(zk, w.leases, std::move(on_hold));
   if (r == "rw-lock") return std::make_unique<ReadWrite<recipes::ReadWriteLock>>(zk, kDir, std::move(on_hold));
   if (r == "flawed/blog-rw-lock") return std::make_unique<ReadWrite<fl::BlogReadWriteLock>>(zk, kDir);
@@ -368,7 +371,8 @@ Family lock_family() {
   return Family{{"lock", "rw-lock", "semaphore", "election", "flawed/blog-rw-lock",
                  "flawed/blog-rw-lock-index-fixed", "flawed/prefix-write-lock", "flawed/herd-lock",
                  "flawed/no-guid-lock", "flawed/forgetful-lock", "flawed/stubborn-unlock-lock",
-                 "flawed/stale-node-election", "flawed/node-events-only-lock"},
+                 "flawed/stale-node-election", "flawed/node-events-only-lock",
+                 "flawed/unsynchronized-wait-lock"},
                 {"lock", "rw-lock"},
                 spawn, properties, check};
 }

@@ -200,6 +200,8 @@ const std::vector<FlawedRecipe>& flawed_recipes() {
       {"flawed/stale-node-election", "one-leader", k(TimedFault::BlipAll), 300, 300, Flavour::Curator},
       {"flawed/node-events-only-lock", "liveness", k(TimedFault::BlipAll), 300, 300, Flavour::Kazoo},
       {"flawed/session-event-barrier", "barrier-wait", k(TimedFault::AnyTime), 300, 300, Flavour::Curator},
+      // Needs no fault: only a recipe on the caller's thread.
+      {"flawed/unsynchronized-wait-lock", "liveness", 0, 0, 5, Flavour::Curator},
   };
   return all;
 }

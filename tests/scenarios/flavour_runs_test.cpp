@@ -114,6 +114,15 @@ TEST(FlavourFlaws, SessionEventBarrierIsCaughtWithCuratorClients) {
   EXPECT_NE(first_catch(flaw("flawed/session-event-barrier"), Flavour::Curator, 200), 0u);
 }
 
+// The lost notifyAll needs the caller's thread to lag behind the event
+// thread, which only the Curator and kazoo flavours do.
+TEST(FlavourFlaws, UnsynchronizedWaitLockIsCaughtWithCallerThreadsAndHoldsWithTheCClient) {
+  const FlawedRecipe& f = flaw("flawed/unsynchronized-wait-lock");
+  EXPECT_NE(first_catch(f, Flavour::Curator, 300), 0u);
+  EXPECT_NE(first_catch(f, Flavour::Kazoo, 300), 0u);
+  EXPECT_EQ(first_catch(f, Flavour::C, kRuns), 0u);
+}
+
 TEST(FlavourDeterminism, EveryFlavourReplaysByteForByte) {
   for (int f = 0; f < kFlavours; ++f) {
     const Workload w = workload_for("lock", static_cast<Flavour>(f), static_cast<int>(TimedFault::BlipAll));

@@ -4,6 +4,7 @@
 #include "zksim/path.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 
 namespace zksim::recipes::flawed {
@@ -15,7 +16,59 @@ const detail::Markers& election_markers() {
   return m;
 }
 
+// How a lock_loop waits for its predecessor: `watcher` gives the watcher
+// to set on the predecessor's node; `wake_on`, called once getData has
+// returned, what to wait for.
+struct PredecessorWait {
+  std::function<Watcher()> watcher;
+  std::function<Signal()> wake_on;
+};
+
+// Curator's LockInternals.internalLockLoop, as the flawed locks below have
+// it: a protected ephemeral-sequential node, granted when first, else a
+// wait for the node just before it.
+Task<Result<Grant>> lock_loop(Client& zk, std::string dir, TimeMs timeout_ms, PredecessorWait how) {
+  const TimeMs deadline = detail::deadline_after(zk, timeout_ms);
+  std::string prefix = "_c_" + zk.unique_id() + "-lock-";
+  auto made = co_await detail::create_protected(zk, dir, prefix, "", CreateMode::EphemeralSequential);
+  if (!made) co_return made.error();
+  const std::string name(name_of(made->path));
+  for (;;) {
+    detail::Markers markers{"lock-"};
+    auto all = co_await detail::contenders(zk, dir, std::move(markers));
+    if (!all) co_return all.error();
+    auto me = std::find_if(all->begin(), all->end(), [&](const detail::Contender& c) { return c.name == name; });
+    if (me == all->end()) co_return Error::NoNode;
+    if (me == all->begin()) co_return Grant{made->path, made->czxid};
+    std::string ahead = detail::join(dir, (me - 1)->name);
+    auto watched = co_await zk.get_data(std::move(ahead), how.watcher());
+    if (!watched && watched.error() != Error::NoNode && watched.error() != Error::ConnectionLoss) {
+      co_return watched.error();
+    }
+    if (!watched) continue;
+    if (!co_await zk.wait_for(how.wake_on(), detail::time_left(zk, deadline))) {
+      co_await detail::delete_surely(zk, made->path);
+      co_return Error::OperationTimeout;
+    }
+  }
+}
+
 }  // namespace
+
+// Java's notifyAll() on a monitor nobody holds: it wakes those waiting
+// now, and nobody who starts waiting later.
+class Monitor {
+ public:
+  // What a wait() that starts now waits for.
+  Signal next() const { return current_; }
+  void notify_all() {
+    current_.set();
+    current_ = Signal();
+  }
+
+ private:
+  Signal current_;
+};
 
 // --- StaleNodeElection ---
 
@@ -71,38 +124,22 @@ bool NodeEventsOnlyLock::holds() const { return grant_.has_value() && !tracker_-
 
 Task<Result<Grant>> NodeEventsOnlyLock::acquire(TimeMs timeout_ms) {
   tracker_->restart();
-  const TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
-  std::string prefix = "_c_" + zk_.unique_id() + "-lock-";
-  auto made = co_await detail::create_protected(zk_, dir_, prefix, "", CreateMode::EphemeralSequential);
-  if (!made) co_return made.error();
-  const std::string name(name_of(made->path));
-  for (;;) {
-    detail::Markers markers{"lock-"};
-    auto all = co_await detail::contenders(zk_, dir_, std::move(markers));
-    if (!all) co_return all.error();
-    auto me = std::find_if(all->begin(), all->end(), [&](const detail::Contender& c) { return c.name == name; });
-    if (me == all->end()) co_return Error::NoNode;
-    if (me == all->begin()) {
-      grant_ = Grant{made->path, made->czxid};
-      co_return *grant_;
-    }
-    Signal deleted;
-    // The flaw: it trusts the library to set the watch again after a
-    // reconnect, so of the session events it heeds only Expired.
-    Watcher on_node = [deleted](const WatchedEvent& e) mutable {
-      if (e.type != EventType::None || e.state == KeeperState::Expired) deleted.set();
-    };
-    std::string ahead = detail::join(dir_, (me - 1)->name);
-    auto watched = co_await zk_.get_data(std::move(ahead), std::move(on_node));
-    if (!watched && watched.error() != Error::NoNode && watched.error() != Error::ConnectionLoss) {
-      co_return watched.error();
-    }
-    if (!watched) continue;
-    if (!co_await zk_.wait_for(deleted, detail::time_left(zk_, deadline))) {
-      co_await detail::delete_surely(zk_, made->path);
-      co_return Error::OperationTimeout;
-    }
-  }
+  Signal deleted;
+  PredecessorWait how{
+      // The flaw: it trusts the library to set the watch again after a
+      // reconnect, so of the session events it heeds only Expired.
+      .watcher =
+          [&deleted] {
+            deleted = Signal();
+            return Watcher([deleted](const WatchedEvent& e) mutable {
+              if (e.type != EventType::None || e.state == KeeperState::Expired) deleted.set();
+            });
+          },
+      .wake_on = [&deleted] { return deleted; },
+  };
+  auto got = co_await lock_loop(zk_, dir_, timeout_ms, std::move(how));
+  if (got) grant_ = *got;
+  co_return got;
 }
 
 Task<Result<void>> NodeEventsOnlyLock::release() { return detail::release_grant(zk_, grant_); }
@@ -128,5 +165,32 @@ Task<Result<void>> SessionEventBarrier::wait(TimeMs timeout_ms) {
     co_return Result<void>();
   }
 }
+
+
+// --- UnsynchronizedWaitLock ---
+
+UnsynchronizedWaitLock::UnsynchronizedWaitLock(Client& zk, std::string dir, HoldListener on_hold)
+    : zk_(zk), dir_(std::move(dir)), monitor_(std::make_shared<Monitor>()) {
+  tracker_ = std::make_unique<detail::HoldTracker>(zk_, std::move(on_hold), [this] { return grant_.has_value(); });
+}
+
+UnsynchronizedWaitLock::~UnsynchronizedWaitLock() = default;
+
+bool UnsynchronizedWaitLock::holds() const { return grant_.has_value() && !tracker_->lost(); }
+
+Task<Result<Grant>> UnsynchronizedWaitLock::acquire(TimeMs timeout_ms) {
+  tracker_->restart();
+  PredecessorWait how{
+      .watcher = [m = monitor_] { return Watcher([m](const WatchedEvent&) { m->notify_all(); }); },
+      // The flaw: the wait starts only now, after getData returned, and
+      // nothing holds the notify back until it has.
+      .wake_on = [m = monitor_] { return m->next(); },
+  };
+  auto got = co_await lock_loop(zk_, dir_, timeout_ms, std::move(how));
+  if (got) grant_ = *got;
+  co_return got;
+}
+
+Task<Result<void>> UnsynchronizedWaitLock::release() { return detail::release_grant(zk_, grant_); }
 
 }  // namespace zksim::recipes::flawed

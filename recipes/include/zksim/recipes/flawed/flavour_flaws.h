@@ -1,4 +1,4 @@
-// FLAWED ON PURPOSE — teaching material; do not use. Three recipes whose bug
+// FLAWED ON PURPOSE — teaching material; do not use. Four recipes whose bug
 // shows only with a client library that behaves a certain way (flavour.h):
 // each is correct with some real client and wrong with another.
 //
@@ -27,6 +27,17 @@
 // through a raised barrier (Curator GH-1290: DistributedDoubleBarrier
 // passed on a SyncConnected event); kazoo calls each watcher once when the
 // connection drops. Breaks: barrier-wait (every flavour).
+//
+// UnsynchronizedWaitLock — Curator's lock loop (LockInternals.
+// internalLockLoop) without its `synchronized (this)`: the watcher on the
+// predecessor's node calls notifyAll() on the event thread, and the
+// caller's thread starts its wait() once getData has returned. With the C
+// client the recipe is the completion callback and nothing runs between
+// the reply and the wait; with a recipe on the caller's thread (Curator,
+// kazoo) the predecessor's deletion can reach the watcher first: its
+// notifyAll wakes nobody, and the waiter waits forever. Curator holds the
+// monitor from before getData until wait() releases it, so the notify
+// cannot come in between. Breaks: liveness (curator, kazoo).
 #pragma once
 
 #include "zksim/client.h"
@@ -87,6 +98,24 @@ class SessionEventBarrier {
   Client& zk_;
   std::string path_;
   Barrier barrier_;
+};
+
+class Monitor;
+
+class UnsynchronizedWaitLock {
+ public:
+  UnsynchronizedWaitLock(Client& zk, std::string dir, HoldListener on_hold = {});
+  ~UnsynchronizedWaitLock();
+  Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
+  Task<Result<void>> release();
+  bool holds() const;
+
+ private:
+  Client& zk_;
+  std::string dir_;
+  std::shared_ptr<Monitor> monitor_;  // shared with the watchers, which may outlive the lock
+  std::optional<Grant> grant_;
+  std::unique_ptr<detail::HoldTracker> tracker_;
 };
 
 }  // namespace zksim::recipes::flawed
