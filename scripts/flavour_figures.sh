@@ -9,7 +9,8 @@ zksim="$build/tools/zksim"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-for recipe in flawed/stale-node-election flawed/node-events-only-lock flawed/session-event-barrier; do
+for recipe in flawed/stale-node-election flawed/node-events-only-lock flawed/session-event-barrier \
+              flawed/unsynchronized-wait-lock; do
   : >"$out/runs"; : >"$out/size"
   for i in $(seq 0 19); do
     "$zksim" explore --recipe "$recipe" --seed $((i * 1000 + 1)) --runs 300 \
@@ -19,7 +20,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 breaks = {r: p for r, p in [("flawed/stale-node-election", "one-leader"),
                             ("flawed/node-events-only-lock", "liveness"),
-                            ("flawed/session-event-barrier", "barrier-wait")]}[sys.argv[2]]
+                            ("flawed/session-event-barrier", "barrier-wait"),
+                            ("flawed/unsynchronized-wait-lock", "liveness")]}[sys.argv[2]]
 hit = [v for v in d.get("violations", []) if v["property"] == breaks]
 print(hit[0]["first_run"] + 1 if hit else -1, hit[0]["shrunk_decisions"] if hit else -1)
 PY

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <vector>
 
 namespace {
@@ -14,8 +15,12 @@ namespace {
 using namespace zksim;
 using namespace zksim::scenarios;
 
+// Argument: the clients' flavour (0 c, 1 curator, 2 kazoo): what the
+// library threads of curator and kazoo cost per scenario.
 void BM_LockScenario(benchmark::State& state) {
-  Workload w{.recipe = "lock", .clients = 5, .rounds = 10};
+  const auto flavour = static_cast<Flavour>(state.range(0));
+  state.SetLabel(std::string(flavour_name(flavour)));
+  Workload w{.recipe = "lock", .clients = 5, .rounds = 10, .flavours = {flavour}};
   std::uint64_t seed = 1;
   for (auto _ : state) {
     SeededDecisions d(seed++);
@@ -25,14 +30,14 @@ void BM_LockScenario(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_LockScenario)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LockScenario)->DenseRange(0, kFlavours - 1)->Unit(benchmark::kMicrosecond);
 
 // Each iteration is one campaign: seeds from a fresh start until a run
 // shows the flaw. Reports the median campaign's runs and milliseconds.
 void BM_TimeToCatch(benchmark::State& state) {
   const FlawedRecipe& f = flawed_recipes().at(static_cast<std::size_t>(state.range(0)));
   state.SetLabel(f.recipe);
-  Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms};
+  Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms, .flavours = {f.flavour}};
   const WorldConfig c = f.config();
   std::vector<double> ms, runs;
   std::uint64_t campaign = 0;
