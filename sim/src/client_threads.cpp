@@ -17,14 +17,14 @@ void World::Impl::at_process(Handle& h, TimeMs t, std::function<void()> fn, std:
   if (slot) *slot = id;
 }
 
-void World::Impl::on_thread(Handle& h, TimeMs& last, std::function<void()> fn) {
-  const TimeMs t = std::max(now + static_cast<TimeMs>(decisions.pick(kThreadLagChoices)), last);
+void World::Impl::on_thread(Handle& h, TimeMs& last, Actor a, std::function<void()> fn) {
+  const TimeMs t = std::max(now + static_cast<TimeMs>(decisions.pick_for(kThreadLagChoices, actor(h, a))), last);
   last = t;
   at_process(h, t, std::move(fn));
 }
 
 std::coroutine_handle<> World::Impl::wake(Handle& h, std::coroutine_handle<> c, std::uint64_t& slot) {
-  const std::uint32_t lag = h.rules->recipes_on_caller_thread ? decisions.pick(kThreadLagChoices) : 0;
+  const std::uint32_t lag = h.rules->recipes_on_caller_thread ? decisions.pick_for(kThreadLagChoices, actor(h, Actor::Caller)) : 0;
   if (lag == 0) return c;
   at_process(h, now + static_cast<TimeMs>(lag) - 1, [c] { c.resume(); }, &slot);
   return std::noop_coroutine();

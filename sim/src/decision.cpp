@@ -54,6 +54,12 @@ std::uint32_t RecordingDecisions::choose(std::uint32_t n) {
   return c;
 }
 
+std::uint32_t RecordingDecisions::choose_for(std::uint32_t n, int actor) {
+  std::uint32_t c = inner_.pick_for(n, actor);
+  choices_.push_back(c);
+  return c;
+}
+
 std::vector<std::uint32_t> RecordingDecisions::recorded() const {
   std::vector<std::uint32_t> out = choices_;
   while (!out.empty() && out.back() == 0) out.pop_back();

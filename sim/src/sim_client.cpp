@@ -266,7 +266,7 @@ Task<void> SimClient::preemption_point() {
 }
 
 void SimClient::post(Task<> task) {
-  const auto lag = h_.rules->recipes_on_caller_thread ? w_.decisions.pick(World::Impl::kThreadLagChoices) : 0;
+  const auto lag = h_.rules->recipes_on_caller_thread ? w_.decisions.pick_for(World::Impl::kThreadLagChoices, World::Impl::actor(h_, World::Impl::Actor::Tasks)) : 0;
   w_.at_process(h_, w_.now + static_cast<TimeMs>(lag), w_.add_root(h_.process, std::move(task)));
 }
 
@@ -590,7 +590,7 @@ void World::Impl::call_listeners(int view, const std::vector<std::uint64_t>& ids
 
 void World::Impl::tell_listeners(Handle& h, KeeperState state) {
   Handle* hp = &h;
-  on_thread(h, h.threads.listener, [this, hp, state] { listener_step(*hp, state); });
+  on_thread(h, h.threads.listener, Actor::Listener, [this, hp, state] { listener_step(*hp, state); });
 }
 
 void World::Impl::listener_step(Handle& h, KeeperState state) {
@@ -651,7 +651,7 @@ void World::Impl::call_watchers(Handle& h, std::vector<Watcher> watchers, const 
     for (Watcher& w : watchers) w(e);
     return;
   }
-  on_thread(h, h.threads.event, [watchers = std::move(watchers), e] {
+  on_thread(h, h.threads.event, Actor::Event, [watchers = std::move(watchers), e] {
     for (const Watcher& w : watchers) w(e);
   });
 }

@@ -141,15 +141,15 @@ bool World::Impl::step(TimeMs limit) {
 
 // --- network ---
 
-TimeMs World::Impl::message_delay() {
-  return cfg.latency_ms + static_cast<TimeMs>(decisions.pick(cfg.delay_choices)) * cfg.latency_ms;
+TimeMs World::Impl::message_delay(int handle) {
+  return cfg.latency_ms + static_cast<TimeMs>(decisions.pick_for(cfg.delay_choices, actor(handle, Actor::Messages))) * cfg.latency_ms;
 }
 
 void World::Impl::send_up(Handle& h, UpMsg msg) {
   Conn* cp = find_conn(h.conn);
   if (!cp) return;
   Conn& c = *cp;
-  TimeMs t = std::max(now + message_delay(), c.up_last);
+  TimeMs t = std::max(now + message_delay(h.index), c.up_last);
   c.up_last = t;
   c.up.push_back(std::move(msg));
   h.last_send = now;
@@ -161,7 +161,7 @@ void World::Impl::send_down(std::uint64_t conn, DownMsg msg) {
   if (!cp) return;
   Conn& c = *cp;
   if (!c.server_open && msg.kind != DownMsg::Closed) return;
-  TimeMs t = std::max(now + message_delay() + c.extra_delay_next, c.down_last);
+  TimeMs t = std::max(now + message_delay(c.handle) + c.extra_delay_next, c.down_last);
   c.extra_delay_next = 0;
   c.down_last = t;
   c.down.push_back(std::move(msg));

@@ -227,7 +227,8 @@ struct World::Impl {
     return id < conns.size() ? conns[static_cast<std::size_t>(id)].get() : nullptr;
   }
   std::uint64_t next_conn = 1;
-  TimeMs message_delay();
+  // The delay of a message to or from handle `handle`.
+  TimeMs message_delay(int handle);
   void send_up(Handle& h, UpMsg msg);
   void send_down(std::uint64_t conn, DownMsg msg);
   void deliver_up(std::uint64_t conn);
@@ -315,15 +316,20 @@ struct World::Impl {
   void tell_listeners(Handle& h, KeeperState state);
 
   // --- the client library's threads (client_threads.cpp) ---
+  // What a scheduling choice is for (DecisionSource::pick_for): one of a
+  // handle's threads, or its connection's messages.
+  enum class Actor : int { Messages, Caller, Event, Listener, Tasks };
+  static int actor(const Handle& h, Actor a) { return h.index * 5 + static_cast<int>(a); }
+  static int actor(int handle, Actor a) { return handle * 5 + static_cast<int>(a); }
   // Runs `fn` at `t` on behalf of `h`'s process: not at all if it has
   // crashed by then, and once a pause ends if it is paused then (a paused
   // process runs nothing). If `slot` is given it holds the pending call's
   // id until it runs, for its owner to cancel, and 0 after.
   void at_process(Handle& h, TimeMs t, std::function<void()> fn, std::uint64_t* slot = nullptr);
-  // Queues `fn` on one of `h`'s threads (`last`: Handle::Threads): it runs
-  // a drawn 0 to kThreadLagChoices - 1 ms from now, after the thread's
-  // earlier steps.
-  void on_thread(Handle& h, TimeMs& last, std::function<void()> fn);
+  // Queues `fn` on one of `h`'s threads (`last`: Handle::Threads; `a` the
+  // thread): it runs a drawn 0 to kThreadLagChoices - 1 ms from now, after
+  // the thread's earlier steps.
+  void on_thread(Handle& h, TimeMs& last, Actor a, std::function<void()> fn);
   // Wakes recipe coroutine `c` of `h`: returns `c` to resume at once or,
   // on a flavour whose recipes run on the caller's thread, may instead
   // schedule it as that thread's step a drawn moment later and return a

@@ -165,7 +165,7 @@ TEST(ScenarioFile, StrategyIsRecordedAndReplays) {
 }
 
 TEST(ScenarioFileErrors, UnknownStrategy) {
-  EXPECT_EQ(error_of("zksim-scenario 1\nstrategy bfs\n"), "t.scn:2:10: unknown strategy 'bfs' (known: random, fixed-latency, dfs)");
+  EXPECT_EQ(error_of("zksim-scenario 1\nstrategy bfs\n"), "t.scn:2:10: unknown strategy 'bfs' (known: random, fixed-latency, dfs, pct)");
   EXPECT_EQ(error_of("zksim-scenario 1\nstrategy\n"), "t.scn:2:10: missing strategy name");
   EXPECT_EQ(error_of("zksim-scenario 1\nstrategy dfs dfs\n"), "t.scn:2:14: unexpected 'dfs'");
   EXPECT_EQ(error_of("zksim-scenario 1\nstrategy dfs\nstrategy dfs\n"), "t.scn:3:1: 'strategy' given twice (first on line 2)");

@@ -22,7 +22,7 @@ class CountingDecisions final : public DecisionSource {
 };
 
 TEST(Strategy, EveryStrategyIsFoundByItsNameAndNothingElseIs) {
-  ASSERT_EQ(strategy_names(), (std::vector<std::string>{"random", "fixed-latency", "dfs"}));
+  ASSERT_EQ(strategy_names(), (std::vector<std::string>{"random", "fixed-latency", "dfs", "pct"}));
   for (const std::string& name : strategy_names()) {
     const std::optional<Strategy> s = strategy_named(name);
     ASSERT_TRUE(s) << name;
@@ -106,6 +106,68 @@ TEST(Strategy, DfsExhaustsASmallSpaceAndEverySchedulesRecordingReplaysIt) {
   EXPECT_EQ(static_cast<std::size_t>(schedules), lists.size()) << "every schedule is a different run";
   EXPECT_EQ(dfs.schedule() + 1, static_cast<std::uint64_t>(schedules));
   EXPECT_GT(schedules, 1);
+}
+
+// A client's scheduling choices are its rank among the priorities of the
+// clients scheduled so far: without change points, once all are seen, the
+// same client always gets the same one, and no two share a rank.
+TEST(Pct, AClientsChoicesAreItsRankAmongThePriorities) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    PctDecisions pct(seed, 1);
+    for (int actor : {10, 11, 12}) pct.pick_for(3, actor);  // each seen: ranks among all three from now on
+    const std::uint32_t a = pct.pick_for(3, 10), b = pct.pick_for(3, 11), c = pct.pick_for(3, 12);
+    EXPECT_EQ((std::set<std::uint32_t>{a, b, c}), (std::set<std::uint32_t>{0, 1, 2})) << seed;
+    for (int i = 0; i < 50; ++i) {
+      EXPECT_EQ(pct.pick_for(3, 10), a);
+      EXPECT_EQ(pct.pick_for(3, 11), b);
+      EXPECT_EQ(pct.pick_for(2, 12), std::min<std::uint32_t>(c, 1));  // capped at the range
+    }
+  }
+}
+
+// With one change point among the first scheduling choice, the first client
+// scheduled drops below every other.
+TEST(Pct, AChangePointDropsTheClientScheduledThereToTheBottom) {
+  PctDecisions pct(7, 2, 1);
+  EXPECT_EQ(pct.pick_for(3, 10), 0u);  // alone: the top, whatever its priority
+  EXPECT_EQ(pct.pick_for(3, 11), 0u);  // above the dropped one
+  EXPECT_LE(pct.pick_for(3, 12), 1u);
+  EXPECT_EQ(pct.pick_for(3, 10), 2u);
+}
+
+// Plain decisions (faults, orders) are drawn from the seed as a random run draws them.
+TEST(Pct, OtherDecisionsAreTheSeedsOwn) {
+  PctDecisions pct(5, 3);
+  SeededDecisions seeded(5);
+  // The change points are drawn first (depth - 1 of them), then plain picks follow the seed's stream.
+  seeded.next_u64();
+  seeded.next_u64();
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(pct.pick(1000), seeded.pick(1000));
+}
+
+TEST(Pct, ARunReplaysFromItsRecordedDecisions) {
+  const Workload w{.recipe = "lock", .clients = 3, .rounds = 3, .flavours = {Flavour::Curator}};
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    PctDecisions pct(seed, kDefaultPctDepth);
+    RecordingDecisions recording(pct);
+    const RunResult first = run(w, recording, {}, WorldConfig{});
+    ListDecisions replay(recording.recorded());
+    const RunResult again = run(w, replay, {}, WorldConfig{});
+    EXPECT_EQ(first.trace_hash, again.trace_hash) << seed;
+    EXPECT_TRUE(first.violations.empty()) << seed << ": " << first.violations.front().message;
+  }
+}
+
+// The strategies' seeded sources: pct's own, the plain seeded one for the others.
+TEST(Pct, SeededRunsOfPctDifferFromRandomRuns) {
+  const Workload w{.recipe = "lock", .clients = 3, .rounds = 3};
+  int differ = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const auto random = seeded_decisions(Strategy::Random, seed, kDefaultPctDepth);
+    const auto pct = seeded_decisions(Strategy::Pct, seed, kDefaultPctDepth);
+    differ += run(w, *random, {}, WorldConfig{}).trace_hash != run(w, *pct, {}, WorldConfig{}).trace_hash;
+  }
+  EXPECT_EQ(differ, 10);
 }
 
 }  // namespace

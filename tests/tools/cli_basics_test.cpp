@@ -104,10 +104,10 @@ TEST(Cli, ListNamesTheStrategiesAndExploreHelpDocumentsThem) {
   Ran r = zksim({"list"});
   ASSERT_EQ(r.status, 0);
   Ran j = zksim({"list", "--json"});
-  EXPECT_EQ(parse_json(j.out)["strategies"], nlohmann::json({"random", "fixed-latency", "dfs"}));
+  EXPECT_EQ(parse_json(j.out)["strategies"], nlohmann::json({"random", "fixed-latency", "dfs", "pct"}));
   Ran help = zksim({"explore", "--help"});
   ASSERT_EQ(help.status, 0);
-  for (const char* name : {"random", "fixed-latency", "dfs"}) {
+  for (const char* name : {"random", "fixed-latency", "dfs", "pct"}) {
     EXPECT_NE(r.out.find(std::string("strategy ") + name + "\n"), std::string::npos) << name << ": " << r.out;
     EXPECT_NE(help.out.find(std::string("  ") + name + " "), std::string::npos) << name << ": " << help.out;
   }

@@ -245,19 +245,21 @@ TEST(CliExplore, UnknownStrategyIsBadInput) {
     Ran r = zksim({"explore", "--recipe", "lock", "--runs", "2", "--strategy", name});
     EXPECT_EQ(r.status, 2) << name;
     EXPECT_EQ(lines(r.err), 1) << name << ": " << r.err;
-    EXPECT_NE(r.err.find("zksim explore --strategy: unknown strategy '" + std::string(name) + "' (known: random, fixed-latency, dfs)"),
+    EXPECT_NE(r.err.find("zksim explore --strategy: unknown strategy '" + std::string(name) + "' (known: random, fixed-latency, dfs, pct)"),
               std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty());
   }
 }
 
 // Each strategy's finding is written with its strategy, and replays; the
-// fixed-latency one with its delays held to the latency.
+// fixed-latency one with its delays held to the latency, the pct one from
+// the decisions its priorities made.
 TEST(CliExplore, StrategyIsRecordedAndReplays) {
   TempDir d;
-  for (const std::string strategy : {"fixed-latency", "dfs"}) {
+  for (const std::string strategy : {"fixed-latency", "dfs", "pct"}) {
     std::vector<std::string> args = no_guid(d, "400");
     if (strategy == "dfs") args = with(args, {"--depth", "8"});
+    if (strategy == "pct") args = with(args, {"--depth", "2"});
     Ran r = zksim(with(args, {"--strategy", strategy, "--json"}));
     ASSERT_EQ(r.status, 1) << strategy << ": " << r.out << r.err;
     const nlohmann::json doc = parse_json(r.out);
@@ -295,6 +297,20 @@ TEST(CliExplore, FixedLatencyRunsAreOtherRunsAndMergeOnlyWithTheirOwn) {
   // Workers run fixed-latency too, with the same results.
   EXPECT_EQ(zksim(with(no_guid(d, "40"), {"--json", "--strategy", "fixed-latency", "--jobs", "2"})).out,
             zksim(with(no_guid(d, "40"), {"--json", "--strategy", "fixed-latency"})).out);
+}
+
+TEST(CliExplore, DepthIsForDfsAndPctOnly) {
+  TempDir d;
+  Ran r = zksim(with(no_guid(d, "2"), {"--depth", "3"}));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--depth: only with --strategy dfs or pct"), std::string::npos) << r.err;
+  Ran pct = zksim(with(no_guid(d, "2"), {"--strategy", "pct", "--depth", "0"}));
+  EXPECT_EQ(pct.status, 2) << pct.err;
+  Ran json = zksim(with(no_guid(d, "2"), {"--strategy", "pct", "--depth", "4", "--json"}));
+  ASSERT_NE(json.status, 2) << json.err;
+  EXPECT_EQ(parse_json(json.out)["campaign"]["depth"], 4);
+  EXPECT_EQ(zksim(with(no_guid(d, "20"), {"--json", "--strategy", "pct", "--jobs", "2"})).out,
+            zksim(with(no_guid(d, "20"), {"--json", "--strategy", "pct"})).out);
 }
 
 TEST(CliExplore, DfsExhaustsASmallSpaceAndSaysSo) {

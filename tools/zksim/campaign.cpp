@@ -66,6 +66,8 @@ std::string how_found(const Campaign& c, const Finding& f) {
       return fmt::format("seeded exploration with fixed latency (faults: {}) with seed {}", c.faults, f.seed);
     case scenarios::Strategy::Dfs:
       return fmt::format("depth-first search to depth {} (faults: {}) as schedule {}", c.depth, c.faults, f.run);
+    case scenarios::Strategy::Pct:
+      return fmt::format("PCT schedules of depth {} (faults: {}) with seed {}", c.depth, c.faults, f.seed);
   }
   return fmt::format("seeded exploration (faults: {}) with seed {}", c.faults, f.seed);
 }
@@ -92,8 +94,8 @@ CampaignResult explore(const Campaign& c, const Shard& shard, std::optional<doub
         break;
       }
     } else {
-      SeededDecisions seeded(c.seed + static_cast<std::uint64_t>(i));
-      run_one(c, i, seeded, out);
+      const auto seeded = scenarios::seeded_decisions(c.strategy, c.seed + static_cast<std::uint64_t>(i), static_cast<int>(c.depth));
+      run_one(c, i, *seeded, out);
     }
     if (progress && Clock::now() - last_report >= std::chrono::milliseconds(200)) {
       last_report = Clock::now();
@@ -121,8 +123,8 @@ void merge_into(CampaignResult& a, const CampaignResult& b) {
 
 scenarios::Scenario scenario_of(const Campaign& c, std::uint64_t seed, const std::string& property) {
   assert(c.strategy != scenarios::Strategy::Dfs);
-  SeededDecisions seeded(seed);
-  RecordingDecisions recording(seeded);
+  const auto seeded = scenarios::seeded_decisions(c.strategy, seed, static_cast<int>(c.depth));
+  RecordingDecisions recording(*seeded);
   scenarios::run(c.workload, recording, {}, c.config);
   return scenario_with(c, recording.recorded(), property);
 }
@@ -162,6 +164,8 @@ std::string finding_label(const Campaign& c, const Finding& f) {
       return fmt::format("fixed-latency-seed{}", f.seed);
     case scenarios::Strategy::Dfs:
       return fmt::format("dfs-schedule{}", f.run);
+    case scenarios::Strategy::Pct:
+      return fmt::format("pct-seed{}", f.seed);
   }
   return fmt::format("seed{}", f.seed);
 }

@@ -31,13 +31,15 @@ namespace zksim::cli {
 // clients (beyond 3 the schedules of a few decisions say little).
 inline constexpr std::int64_t kMaxDfsDepth = 64;
 inline constexpr int kMaxDfsClients = 3;
+// pct's bug depth d: d - 1 priority changes within a run's first choices.
+inline constexpr std::int64_t kMaxPctDepth = 64;
 
 struct Campaign {
   scenarios::Workload workload;
   WorldConfig config;           // as strategy_config gives it for the strategy
   std::string faults = "none";  // the fault classes of the nemesis, for people: "pause,crash"
   scenarios::Strategy strategy = scenarios::Strategy::Random;
-  std::size_t depth = 0;        // dfs: decisions explored per run, 1 to kMaxDfsDepth
+  std::size_t depth = 0;        // dfs: decisions explored per run, 1 to kMaxDfsDepth; pct: d, 1 to kMaxPctDepth
   std::uint64_t seed = 1;       // run i uses seed + i; dfs: 0
   std::int64_t runs = 100;      // run indices [0, runs); 0: no limit (a time budget, or dfs exhausted, ends it)
 };

@@ -33,7 +33,7 @@ json campaign_json(const Campaign& c) {
            {"strategy", scenarios::strategy_name(c.strategy)},
            {"seed", c.seed},
            {"runs_limit", c.runs}};
-  if (c.strategy == scenarios::Strategy::Dfs) out["depth"] = c.depth;
+  if (c.strategy == scenarios::Strategy::Dfs || c.strategy == scenarios::Strategy::Pct) out["depth"] = c.depth;
   return out;
 }
 
@@ -180,6 +180,7 @@ void check_campaign_json(const json& c, const std::string& where) {
     whole(c, "depth", 1, kMaxDfsDepth, where);
     whole(c, "seed", 0, 0, where);  // a search has no seed
   } else {
+    if (*s == scenarios::Strategy::Pct) whole(c, "depth", 1, kMaxPctDepth, where);
     seed_field(c, "seed", where);
   }
   whole(c, "runs_limit", 0, INT64_MAX, where);

@@ -49,7 +49,8 @@ CommandSpec explore_spec() {
            {"--rate", "PER_MILLE", "chance per request (a time-triggered class: per simulated second) of each fault class striking, in 1/1000 (default 30)"},
            {"--swarm", "", "swarm testing: each run draws which of the fault classes stay on (all nine unless --faults names some) and which workload features it adds (reentrancy, timeouts from 0, long holds)"},
            {"--strategy", "NAME", "how runs choose their decisions: random (default), fixed-latency, dfs (see below)"},
-           {"--depth", "D", fmt::format("dfs: decisions explored per run (default {}, at most {})", kDefaultDepth, kMaxDfsDepth)},
+           {"--depth", "D", fmt::format("dfs: decisions explored per run (default {}, at most {}); pct: the bug depth d, d - 1 priority changes a run (default {}, at most {})",
+                                        kDefaultDepth, kMaxDfsDepth, scenarios::kDefaultPctDepth, kMaxPctDepth)},
            {"--runs", "N", fmt::format("runs to make (default 200; dfs: {}, fewer if every schedule ran)", kDefaultDfsRuns)},
            {"--time", "SECONDS", "instead of --runs: run until this much wall-clock time has passed"},
            {"--seed", "S", "run i is seeded with S + i (default 1; not for dfs)"},
@@ -96,7 +97,8 @@ Campaign campaign_from(const Args& a) {
                                  fmt::join(scenarios::strategy_names(), ", ")));
   }
   const bool dfs = c.strategy == scenarios::Strategy::Dfs;
-  if (a.has("--depth") && !dfs) throw UsageError("zksim explore --depth: only with --strategy dfs");
+  const bool pct = c.strategy == scenarios::Strategy::Pct;
+  if (a.has("--depth") && !dfs && !pct) throw UsageError("zksim explore --depth: only with --strategy dfs or pct");
   c.workload.recipe = recipe;
   c.workload.clients = static_cast<int>(a.integer("--clients", dfs ? kDefaultDfsClients : 4, 1, 100));
   c.workload.rounds = static_cast<int>(a.integer("--rounds", 4, 1, 10'000));
@@ -129,6 +131,7 @@ Campaign campaign_from(const Args& a) {
     c.depth = static_cast<std::size_t>(a.integer("--depth", kDefaultDepth, 1, kMaxDfsDepth));
     c.seed = 0;
   } else {
+    if (pct) c.depth = static_cast<std::size_t>(a.integer("--depth", scenarios::kDefaultPctDepth, 1, kMaxPctDepth));
     c.seed = a.unsigned64("--seed", 1);
   }
   c.runs = a.has("--time") ? 0 : a.integer("--runs", dfs ? kDefaultDfsRuns : 200, 1, 1'000'000'000);

@@ -16,10 +16,16 @@ class DecisionSource {
   // A choice in [0, n). REQUIRES: n >= 1. pick(1) is 0 and is not a
   // decision: no implementation sees it, so a list holds only real choices.
   std::uint32_t pick(std::uint32_t n) { return n <= 1 ? 0 : choose(n); }
+  // A scheduling choice made for `actor` (a number the world gives each
+  // client's connection and each of its library's threads): a message's
+  // delay or a thread's lag, where a larger choice runs it later. Sources that schedule by actor (PCT) tell them apart; for the
+  // others it is pick(n), so the two make the same runs.
+  std::uint32_t pick_for(std::uint32_t n, int actor) { return n <= 1 ? 0 : choose_for(n, actor); }
 
  protected:
   // REQUIRES: n >= 2.
   virtual std::uint32_t choose(std::uint32_t n) = 0;
+  virtual std::uint32_t choose_for(std::uint32_t n, int /*actor*/) { return choose(n); }
 };
 
 // xoshiro256** seeded through splitmix64, with our own unbiased bounded
@@ -54,6 +60,7 @@ class RecordingDecisions final : public DecisionSource {
  public:
   explicit RecordingDecisions(DecisionSource& inner) : inner_(inner) {}
   std::uint32_t choose(std::uint32_t n) override;
+  std::uint32_t choose_for(std::uint32_t n, int actor) override;
   // The choices made so far; trailing zeros trimmed, since a replay pads with 0.
   std::vector<std::uint32_t> recorded() const;
 

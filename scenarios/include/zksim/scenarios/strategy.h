@@ -12,12 +12,17 @@
 //                  latency is held fixed too, so that the D decisions are
 //                  where faults strike, not the delays of the first few
 //                  messages (each message's delay is a decision)
+//   pct            seeded priority schedules (PctDecisions): the clients'
+//                  messages and library threads go in a drawn priority
+//                  order, which changes at d - 1 drawn points
 #pragma once
 
 #include "zksim/decision.h"
 #include "zksim/world.h"
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,9 +30,9 @@
 
 namespace zksim::scenarios {
 
-enum class Strategy : int { Random = 0, FixedLatency = 1, Dfs = 2 };
+enum class Strategy : int { Random = 0, FixedLatency = 1, Dfs = 2, Pct = 3 };
 
-// "random", "fixed-latency", "dfs", in enum order.
+// "random", "fixed-latency", "dfs", "pct", in enum order.
 const std::vector<std::string>& strategy_names();
 std::string_view strategy_name(Strategy s);
 // One line, for help texts.
@@ -75,5 +80,39 @@ class DfsSchedules final : public DecisionSource {
   DfsDecisions dfs_;
   std::vector<std::uint32_t> outcomes_;  // a nemesis decision's choices to try; empty: no nemesis
 };
+
+// PCT, after Burckhardt et al. (ASPLOS 2010), over the world's scheduling
+// choices (DecisionSource::pick_for: message delays and library thread
+// lags). Each client gets a priority drawn from the seed when it is first
+// scheduled; a choice made for a client is its rank among the clients seen
+// so far (0 for the highest: its messages and steps go first), capped at
+// the choice's range. At d - 1 change points, drawn among the first
+// `horizon` scheduling choices, the client whose choice it is drops below
+// every other. Every other decision (faults, orders) is drawn from the seed
+// as in a random run. With `depth` 1 the priorities never change.
+class PctDecisions final : public DecisionSource {
+ public:
+  // REQUIRES: depth >= 1, horizon >= 1.
+  PctDecisions(std::uint64_t seed, int depth, std::uint64_t horizon = kPctHorizon);
+  static constexpr std::uint64_t kPctHorizon = 400;
+
+ protected:
+  std::uint32_t choose(std::uint32_t n) override { return rng_.pick(n); }
+  std::uint32_t choose_for(std::uint32_t n, int actor) override;
+
+ private:
+  SeededDecisions rng_;
+  std::vector<std::uint64_t> change_points_;  // scheduling choices' indices, ascending
+  std::uint64_t scheduled_ = 0;               // scheduling choices made so far
+  std::map<int, std::int64_t> priority_;      // by actor; higher goes first
+  std::int64_t lowest_ = 0;                   // below every priority given so far
+};
+
+// The decisions of seeded run `seed` under `s` (random, fixed-latency and
+// pct; dfs has no seeded runs): a SeededDecisions, or for pct a
+// PctDecisions of depth `depth`. REQUIRES: s != Dfs; depth >= 1.
+std::unique_ptr<DecisionSource> seeded_decisions(Strategy s, std::uint64_t seed, int depth);
+// pct's depth d unless told otherwise: two change points.
+inline constexpr int kDefaultPctDepth = 3;
 
 }  // namespace zksim::scenarios
