@@ -8,6 +8,7 @@
 
 #include "zksim/recipes/election.h"
 #include "zksim/recipes/flawed/blog_rw_lock.h"
+#include "zksim/recipes/flawed/eager_downgrade_rw_lock.h"
 #include "zksim/recipes/flawed/flavour_flaws.h"
 #include "zksim/recipes/flawed/prefix_write_lock.h"
 #include "zksim/recipes/flawed/simple_locks.h"
@@ -121,6 +122,9 @@ std::unique_ptr<AnyLock> make_lock(const Workload& w, Client& zk, int id, HoldLi
   if (r == "flawed/blog-rw-lock") return std::make_unique<ReadWrite<fl::BlogReadWriteLock>>(zk, kDir);
   if (r == "flawed/blog-rw-lock-index-fixed") {
     return std::make_unique<ReadWrite<fl::BlogReadWriteLock>>(zk, kDir, fl::BlogReadWriteLock::Transcription::IndexFixed);
+  }
+  if (r == "flawed/eager-downgrade-rw-lock") {
+    return std::make_unique<ReadWrite<fl::EagerDowngradeReadWriteLock>>(zk, kDir, std::move(on_hold));
   }
   if (r == "flawed/prefix-write-lock") return std::make_unique<Exclusive<fl::PrefixWriteLock>>(zk, kDir);
   if (r == "flawed/herd-lock") return std::make_unique<Exclusive<fl::HerdLock>>(zk, kDir);
@@ -520,7 +524,8 @@ Family lock_family() {
   return Family{{"lock", "rw-lock", "semaphore", "election", "flawed/blog-rw-lock",
                  "flawed/blog-rw-lock-index-fixed", "flawed/prefix-write-lock", "flawed/herd-lock",
                  "flawed/no-guid-lock", "flawed/forgetful-lock", "flawed/stubborn-unlock-lock",
-                 "flawed/stale-node-election", "flawed/node-events-only-lock"},
+                 "flawed/stale-node-election", "flawed/node-events-only-lock",
+                 "flawed/eager-downgrade-rw-lock"},
                 {"lock", "rw-lock"},
                 spawn, properties, check};
 }

@@ -217,6 +217,8 @@ const std::vector<FlawedRecipe>& flawed_recipes() {
       {"flawed/stale-node-election", "one-leader", k(TimedFault::BlipAll), 300, 300, Flavour::Curator},
       {"flawed/node-events-only-lock", "liveness", k(TimedFault::BlipAll), 300, 300, Flavour::Kazoo},
       {"flawed/session-event-barrier", "barrier-wait", k(TimedFault::AnyTime), 300, 300, Flavour::Curator},
+      // Needs downgrades, which only varied workloads make.
+      {"flawed/eager-downgrade-rw-lock", "read-write-exclusion", 0, 0, 5, Flavour::C, true},
   };
   return all;
 }
