@@ -98,8 +98,22 @@ TEST(Varied, QueueTakesAreTriedWithTimeoutsOfEverySize) {
   EXPECT_TRUE(gave_up);
 }
 
+TEST(Varied, BarrierWaitsAndEntersAreTriedWithTimeoutsOfEverySize) {
+  for (const char* recipe : {"barrier", "double-barrier"}) {
+    bool gave_up = false;
+    for (std::uint64_t seed = 1; seed <= 20 && !gave_up; ++seed) {
+      SeededDecisions d(seed);
+      RunResult r = run(varied(recipe), d, {});
+      for (const Op& o : r.history.ops()) {
+        gave_up |= (o.f == "wait" || o.f == "enter") && o.error == Error::OperationTimeout;
+      }
+    }
+    EXPECT_TRUE(gave_up) << recipe;
+  }
+}
+
 TEST(Varied, SomeClientsWorkThroughASecondHandleOnTheirSession) {
-  for (const char* recipe : {"lock", "rw-lock", "semaphore", "election", "queue", "locking-queue"}) {
+  for (const char* recipe : {"lock", "rw-lock", "semaphore", "election", "queue", "locking-queue", "barrier"}) {
     bool shared = false;
     for (std::uint64_t seed = 1; seed <= 20 && !shared; ++seed) {
       SeededDecisions d(seed);
