@@ -149,19 +149,6 @@ std::vector<std::string> properties(const std::string& recipe) {
   return {"barrier-enter", "barrier-leave", "liveness", "no-leaks"};
 }
 
-// Notes "expired" at each server-side expiry of a client's session.
-void note_expiries(const Trace& trace, History& h) {
-  std::map<std::int64_t, int> client_of;  // session id -> client
-  for (const TraceEvent& e : trace.events()) {
-    if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
-  }
-  for (const TraceEvent& e : trace.events()) {
-    if (e.kind != TraceKind::Server || e.code != static_cast<std::int32_t>(ServerAction::SessionExpired)) continue;
-    auto c = client_of.find(e.session.value);
-    if (c != client_of.end()) h.note(c->second, e.time, "expired");
-  }
-}
-
 // Whether some op `f` of `value` ended ok.
 bool ended_ok(const History& h, const std::string& f, const std::string& value) {
   return std::any_of(h.ops().begin(), h.ops().end(), [&](const Op& o) {
@@ -193,7 +180,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     }
     append(v, check_barrier(s.history));
   } else {
-    note_expiries(world.trace(), s.history);
+    note_expiries(world.trace(), s.sharers, s.history);
     for (const std::string& round : server.children(kDir)) {
       for (const std::string& name : server.children(kDir + "/" + round)) {
         if (name == recipes::DoubleBarrier::kReady && unremovable_ready(round)) continue;

@@ -58,6 +58,22 @@ std::size_t watches_left(const Server& server, const std::function<bool(const st
   return n;
 }
 
+void note_expiries(const Trace& trace, const std::map<int, std::vector<int>>& sharers, History& h) {
+  std::map<std::int64_t, int> client_of;  // session id -> client
+  for (const TraceEvent& e : trace.events()) {
+    if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
+  }
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind != TraceKind::Server || e.code != static_cast<std::int32_t>(ServerAction::SessionExpired)) continue;
+    auto c = client_of.find(e.session.value);
+    if (c == client_of.end()) continue;
+    h.note(c->second, e.time, "expired");
+    auto views = sharers.find(c->second);
+    if (views == sharers.end()) continue;
+    for (int view : views->second) h.note(view, e.time, "expired");
+  }
+}
+
 TimeMs drawn_timeout(DecisionSource& d, TimeMs timeout_ms) {
   constexpr auto n = static_cast<std::uint32_t>(std::size(kVariedTimeoutsMs));
   const std::uint32_t k = d.pick(n + 1);

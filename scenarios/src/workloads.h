@@ -60,6 +60,9 @@ bool session_over(const Client& zk);
 // any other error means it did not happen (fail).
 void record_failure(History& h, std::size_t op, TimeMs now, Error e);
 void append(std::vector<Violation>& to, std::vector<Violation> from);
+// Notes "expired" in `h` at each server-side expiry of a client's session,
+// for the client and the handles sharing its session (`sharers`).
+void note_expiries(const Trace& trace, const std::map<int, std::vector<int>>& sharers, History& h);
 // A varied workload's draw of one acquire's timeout (Workload::varied):
 // decision 0 keeps `timeout_ms`, the others pick from kVariedTimeoutsMs.
 TimeMs drawn_timeout(DecisionSource& d, TimeMs timeout_ms);
