@@ -6,6 +6,8 @@
 // (its coordinator is slow or gone) skips the round.
 // Double barrier: every client enters <dir>/r<r> with all `clients`
 // members, works for hold_ms, and leaves.
+// A varied workload draws each wait's and enter's timeout, and may give a
+// barrier member a second waiting handle on its session.
 //
 // Checked: nobody passes early (check_barrier; check_double_barrier, where
 // a member whose session ended has left), liveness, and leaks at

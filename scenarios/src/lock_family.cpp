@@ -1,7 +1,9 @@
 // The lock family: exclusive locks (correct and flawed), leader election,
 // the semaphore, and read/write locks. Each client loops: acquire, a fenced
 // read-modify-write of the shared counter while it believes it holds,
-// release, think. Checked: exclusion as the clients believed it (less the
+// release, think; a varied workload draws each round's timeout, nesting and
+// read/write shape, and a second handle per client (see Round, spawn).
+// Checked: exclusion as the clients believed it (less the
 // stretches they could not have known better), FIFO grants, herd wake-ups,
 // the fenced counter, liveness and leaks.
 #include "workloads.h"

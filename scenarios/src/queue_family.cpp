@@ -4,6 +4,8 @@
 // was delivered, or until a take begun after the producers finished found
 // nothing for its whole timeout. A locking-queue consumer holds its item
 // for hold_ms, then acks it; if it dies first, the item is delivered again.
+// A varied workload draws each take's timeout and may give a client a
+// second handle on its session, producing or consuming like the client.
 //
 // Checked: check_queue (at least once for the locking queue) against the
 // items still on the server, liveness, and leaks at quiescence, the clients
