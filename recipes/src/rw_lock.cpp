@@ -57,6 +57,9 @@ Task<Result<Grant>> ReadWriteLock::acquire(Side& side, std::size_t kind, TimeMs 
     co_return *side.grant;
   }
   if (side.acquiring) co_return Error::BadArguments;
+  // A read under a write lost with its session would be granted as a
+  // downgrade, ahead of writers queued since: refused like the write.
+  if (kind == kRead && write_.count > 0 && !holds(write_)) co_return Error::SessionExpired;
   if (read_.count == 0 && write_.count == 0) {
     tracker_->restart();
     deferred_write_.clear();

@@ -34,8 +34,12 @@ bool Watching::leave() {
 }
 
 bool Watching::shared() const {
-  return std::any_of(counted().begin(), counted().end(), [this](const Watching* w) {
-    return w != this && &w->zk_ == &zk_ && w->kind_ == kind_ && w->path_ == path_;
+  const SessionId session = zk_.session_id();
+  auto same_session = [&](const Client& other) {
+    return &other == &zk_ || (session != SessionId{} && other.session_id() == session);
+  };
+  return std::any_of(counted().begin(), counted().end(), [&](const Watching* w) {
+    return w != this && same_session(w->zk_) && w->kind_ == kind_ && w->path_ == path_;
   });
 }
 

@@ -6,7 +6,7 @@
 // watchers for the same reason). ZooKeeper keeps one watch per session,
 // path and kind, and removeAllWatches takes every watcher the handle has
 // there, so a wait removes the watch only when no other recipe wait of the
-// same Client still relies on it: each wait is counted while it lasts.
+// same session still relies on it: each wait is counted while it lasts.
 //
 //   Watching watch(zk, path, WatcherType::Data);   // before the read is sent
 //   co_await zk.get_data(path, signal_watcher(changed));
@@ -15,10 +15,12 @@
 //     co_return Error::OperationTimeout;
 //   }
 //
-// Waits see each other only through the same Client object: clients that
-// share one session (World::share) do not, nor do watchers set by code
-// other than these recipes. REQUIRES: a client's coroutines run on one
-// thread (both backends guarantee it); the count is per thread.
+// Waits see each other through the same Client object, or Clients in the
+// same session (World::share: threads of one process sharing a zhandle,
+// whose removeAllWatches takes the others' watchers too); watchers set by
+// code other than these recipes are not seen. REQUIRES: the coroutines of
+// a client, and of every client sharing its session, run on one thread
+// (both backends guarantee it); the count is per thread.
 #pragma once
 
 #include "zksim/client.h"
@@ -37,8 +39,8 @@ class Watching {
   Watching& operator=(const Watching&) = delete;
 
   // The wait gave up: ends the count and, unless another counted wait of
-  // this Client watches the same path and kind, removes the Client's
-  // watches of that kind on the path. One try: NoWatcher means it fired
+  // this Client or its session watches the same path and kind, removes
+  // the Client's watches of that kind on the path. One try: NoWatcher means it fired
   // already; after SessionExpired or InvalidState the watches are gone with
   // the session. After ConnectionLoss the library keeps the watcher and the
   // reconnect arms it again, so it will fire once, on a signal nobody waits
@@ -53,7 +55,8 @@ class Watching {
  private:
   // Ends the count; true if no other counted wait covers ours.
   bool leave();
-  // Another counted wait of our Client covers our path and kind.
+  // Another counted wait of our Client, or of our session, covers our
+  // path and kind.
   bool shared() const;
   Task<void> remove(bool retry);
   Client& zk_;

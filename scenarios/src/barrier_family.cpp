@@ -6,6 +6,8 @@
 // (its coordinator is slow or gone) skips the round.
 // Double barrier: every client enters <dir>/r<r> with all `clients`
 // members, works for hold_ms, and leaves.
+// A varied workload draws each wait's and enter's timeout, and may give a
+// barrier member a second waiting handle on its session.
 //
 // Checked: nobody passes early (check_barrier; check_double_barrier, where
 // a member whose session ended has left), liveness, and leaks at
@@ -58,7 +60,7 @@ Task<bool> recorded(Client& zk, int id, Shared& s, std::string f, std::string va
 bool is_single(const std::string& recipe) { return recipe.ends_with("barrier") && recipe != "double-barrier"; }
 
 template <class B>
-Task<> barrier_client(Client& zk, int id, Workload w, Shared& s, BarrierState& b) {
+Task<> barrier_client(Client& zk, int id, Workload w, Shared& s, BarrierState& b, DecisionSource& decisions) {
   for (int r = 0; r < w.rounds && !session_over(zk); ++r) {
     const std::string name = barrier_name(r);
     B barrier(zk, kDir + "/" + name);
@@ -76,7 +78,10 @@ Task<> barrier_client(Client& zk, int id, Workload w, Shared& s, BarrierState& b
       bool up = co_await zk.wait_for(told, wait_ms(w));
       co_await zk.sleep(0);  // go on at this client's own pace (e.g. after its pause)
       if (up) {
-        bool passed = co_await recorded(zk, id, s, "wait", name, [&] { return barrier.wait(wait_ms(w)); });
+        // A varied workload draws the wait's timeout: 0 only looks, and a
+        // short one gives up mid-wait.
+        const TimeMs timeout_ms = w.varied ? drawn_timeout(decisions, wait_ms(w)) : wait_ms(w);
+        bool passed = co_await recorded(zk, id, s, "wait", name, [&] { return barrier.wait(timeout_ms); });
         if (passed) ++s.completed_rounds;
       }
     }
@@ -84,11 +89,14 @@ Task<> barrier_client(Client& zk, int id, Workload w, Shared& s, BarrierState& b
   }
 }
 
-Task<> double_barrier_client(Client& zk, int id, Workload w, Shared& s) {
+Task<> double_barrier_client(Client& zk, int id, Workload w, Shared& s, DecisionSource& decisions) {
   for (int r = 0; r < w.rounds && !session_over(zk); ++r) {
     const std::string name = round_name(r);
     recipes::DoubleBarrier barrier(zk, kDir + "/" + name, w.clients);
-    bool in = co_await recorded(zk, id, s, "enter", name, [&] { return barrier.enter(wait_ms(w)); });
+    // A varied workload draws the enter's timeout: a member may give up
+    // waiting for the others.
+    const TimeMs timeout_ms = w.varied ? drawn_timeout(decisions, wait_ms(w)) : wait_ms(w);
+    bool in = co_await recorded(zk, id, s, "enter", name, [&] { return barrier.enter(timeout_ms); });
     if (in) {
       co_await zk.sleep(w.hold_ms);
       bool out = co_await recorded(zk, id, s, "leave", name, [&] { return barrier.leave(wait_ms(w)); });
@@ -108,17 +116,31 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
   auto state = std::make_unique<BarrierState>();
   BarrierState& b = *state;
   s.family = std::move(state);
+  // A Signal for each client, and for a second handle each may open.
+  const auto handles = static_cast<std::size_t>(w.varied ? 2 * w.clients : w.clients);
   b.raised.resize(static_cast<std::size_t>(w.rounds));
-  for (auto& round : b.raised) round.resize(static_cast<std::size_t>(w.clients));  // a Signal each
-  for (int i = 0; i < w.clients; ++i) {
-    Client& zk = open_client(world, w, i);
-    int id = world.id(zk);
+  for (auto& round : b.raised) round.resize(handles);
+  auto start = [&](Client& zk) {
+    const int id = world.id(zk);
     if (w.recipe == "barrier") {
-      world.spawn(zk, barrier_client<recipes::Barrier>(zk, id, w, s, b));
+      world.spawn(zk, barrier_client<recipes::Barrier>(zk, id, w, s, b, world.decisions()));
     } else if (w.recipe == "flawed/session-event-barrier") {
-      world.spawn(zk, barrier_client<recipes::flawed::SessionEventBarrier>(zk, id, w, s, b));
+      world.spawn(zk, barrier_client<recipes::flawed::SessionEventBarrier>(zk, id, w, s, b, world.decisions()));
     } else {
-      world.spawn(zk, double_barrier_client(zk, id, w, s));
+      world.spawn(zk, double_barrier_client(zk, id, w, s, world.decisions()));
+    }
+  };
+  std::vector<Client*> clients;
+  for (int i = 0; i < w.clients; ++i) {
+    clients.push_back(&open_client(world, w, i));
+    start(*clients.back());
+  }
+  // A varied single barrier: a member may also wait through a second handle
+  // on its session (it never coordinates: its id is past the clients'). A
+  // double barrier's members are its clients, one node each.
+  if (w.varied && is_single(w.recipe)) {
+    for (Client* zk : clients) {
+      if (Client* view = drawn_share(world, *zk, s)) start(*view);
     }
   }
   return {};
@@ -127,19 +149,6 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
 std::vector<std::string> properties(const std::string& recipe) {
   if (is_single(recipe)) return {"barrier-wait", "liveness", "no-leaks"};
   return {"barrier-enter", "barrier-leave", "liveness", "no-leaks"};
-}
-
-// Notes "expired" at each server-side expiry of a client's session.
-void note_expiries(const Trace& trace, History& h) {
-  std::map<std::int64_t, int> client_of;  // session id -> client
-  for (const TraceEvent& e : trace.events()) {
-    if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
-  }
-  for (const TraceEvent& e : trace.events()) {
-    if (e.kind != TraceKind::Server || e.code != static_cast<std::int32_t>(ServerAction::SessionExpired)) continue;
-    auto c = client_of.find(e.session.value);
-    if (c != client_of.end()) h.note(c->second, e.time, "expired");
-  }
 }
 
 // Whether some op `f` of `value` ended ok.
@@ -173,7 +182,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     }
     append(v, check_barrier(s.history));
   } else {
-    note_expiries(world.trace(), s.history);
+    note_expiries(world.trace(), s.sharers, s.history);
     for (const std::string& round : server.children(kDir)) {
       for (const std::string& name : server.children(kDir + "/" + round)) {
         if (name == recipes::DoubleBarrier::kReady && unremovable_ready(round)) continue;

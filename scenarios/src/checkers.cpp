@@ -268,6 +268,11 @@ std::vector<Violation> check_shared_herd(const std::vector<SharedWakeups>& chang
 
 std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left, bool at_least_once) {
   std::vector<Violation> out;
+  std::map<int, std::vector<TimeMs>> expiries;           // client -> its "expired" notes
+  for (const Note& n : h.notes()) {
+    if (n.what == "expired") expiries[n.client].push_back(n.time);
+  }
+  std::vector<std::pair<const Op*, TimeMs>> lost_claims;  // ok take, its session's expiry
   std::map<std::string, const Op*> puts;                // put ended ok, in info, or never
   std::map<std::string, std::vector<const Op*>> takes;  // value -> ok takes
   std::map<std::string, TimeMs> maybe_taken;            // value -> first invoke of an info take naming it
@@ -277,6 +282,9 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
     if (o.f != "take") continue;
     if (o.outcome == Outcome::Ok) {
       takes[o.value].push_back(&o);
+      for (TimeMs e : expiries[o.client]) {
+        if (at_least_once && o.invoked <= e && e <= o.completed) lost_claims.emplace_back(&o, e);
+      }
     } else if (at_least_once) {
       unresolved.push_back(&o);
     } else if (o.outcome == Outcome::Info && !o.value.empty()) {
@@ -355,8 +363,14 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
     // of b's take, not only at its end: b's take read the claims somewhere
     // in [invoked, completed] (a claimant whose session then expired
     // released its item after b had passed it by).
-    const auto held = static_cast<std::size_t>(std::count_if(unresolved.begin(), unresolved.end(), [&](const Op* u) {
+    auto held = static_cast<std::size_t>(std::count_if(unresolved.begin(), unresolved.end(), [&](const Op* u) {
       return unresolved_at(u, when) || (at_least_once && u->invoked <= when && u->completed >= tb->invoked);
+    }));
+    // So may an ok take of another client whose session expired while it
+    // ran (its client library went on in a new one): until the expiry, a
+    // claim made in the old session.
+    held += static_cast<std::size_t>(std::count_if(lost_claims.begin(), lost_claims.end(), [&](const auto& c) {
+      return c.first->client != tb->client && c.first->invoked <= when && c.second >= tb->invoked;
     }));
     if (older.size() > held) {
       std::string more = older.size() > 1 ? fmt::format(" (and {} more older items)", older.size() - 1) : "";

@@ -1,13 +1,16 @@
 // The lock family: exclusive locks (correct and flawed), leader election,
 // the semaphore, and read/write locks. Each client loops: acquire, a fenced
 // read-modify-write of the shared counter while it believes it holds,
-// release, think. Checked: exclusion as the clients believed it (less the
+// release, think; a varied workload draws each round's timeout, nesting and
+// read/write shape, and a second handle per client (see Round, spawn).
+// Checked: exclusion as the clients believed it (less the
 // stretches they could not have known better), FIFO grants, herd wake-ups,
 // the fenced counter, liveness and leaks.
 #include "workloads.h"
 
 #include "zksim/recipes/election.h"
 #include "zksim/recipes/flawed/blog_rw_lock.h"
+#include "zksim/recipes/flawed/eager_downgrade_rw_lock.h"
 #include "zksim/recipes/flawed/flavour_flaws.h"
 #include "zksim/recipes/flawed/prefix_write_lock.h"
 #include "zksim/recipes/flawed/simple_locks.h"
@@ -125,6 +128,9 @@ std::unique_ptr<AnyLock> make_lock(const Workload& w, Client& zk, int id, HoldLi
   if (r == "flawed/blog-rw-lock-index-fixed") {
     return std::make_unique<ReadWrite<fl::BlogReadWriteLock>>(zk, kDir, fl::BlogReadWriteLock::Transcription::IndexFixed);
   }
+  if (r == "flawed/eager-downgrade-rw-lock") {
+    return std::make_unique<ReadWrite<fl::EagerDowngradeReadWriteLock>>(zk, kDir, std::move(on_hold));
+  }
   if (r == "flawed/prefix-write-lock") return std::make_unique<Exclusive<fl::PrefixWriteLock>>(zk, kDir);
   if (r == "flawed/herd-lock") return std::make_unique<Exclusive<fl::HerdLock>>(zk, kDir);
   if (r == "flawed/no-guid-lock") return std::make_unique<Exclusive<fl::NoGuidLock>>(zk, kDir);
@@ -144,92 +150,181 @@ bool writer_node(std::string_view name) {
 
 // The server's view of a grant: does the node exist, and how many
 // conflicting contenders in its directory were created before it (for a
-// read grant of a read/write lock, only writers conflict).
+// read grant of a read/write lock, only writers conflict). `held` is a
+// node the same holder holds already (a read taken under its own write: a
+// downgrade): the grant then stands where that node stands, and writers
+// queued behind it wait for it, so only those before it conflict.
 ServerGrant server_view(const Server& server, int client, TimeMs now, const std::string& node,
-                        bool read_grant) {
+                        bool read_grant, const std::string& held) {
   ServerGrant g{client, now, node, false, 0};
   std::optional<Stat> own = server.stat(node);
   if (!own) return g;
   g.exists = true;
+  std::optional<Stat> first = held.empty() ? own : server.stat(held);
+  if (!first) first = own;
   const std::string dir(parent_of(node));
   for (const std::string& child : server.children(dir)) {
     if (read_grant && !writer_node(child)) continue;
-    std::optional<Stat> other = server.stat(dir + "/" + child);
-    if (other && other->czxid < own->czxid) ++g.ahead;
+    const std::string path = dir + "/" + child;
+    if (path == held) continue;
+    std::optional<Stat> other = server.stat(path);
+    if (other && other->czxid < first->czxid) ++g.ahead;
   }
   return g;
 }
 
-Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<AnyLock> lock,
-                   bool write) {
-  const std::string suffix = w.recipe.find("rw-lock") != std::string::npos ? (write ? "-write" : "-read") : "";
-  const std::string acquire = "acquire" + suffix, release = "release" + suffix;
+// One round of a lock client. Without Workload::varied: a section on the
+// client's side, nested twice when w.reentrant. A varied workload draws
+// the timeout, the nesting, and for a read/write lock the shape.
+struct Round {
+  enum class Shape { Plain, ReadThenWrite, Downgrade };
+  Shape shape = Shape::Plain;
+  bool write = false;  // the plain round's side
+  TimeMs timeout_ms = -1;
+  int depth = 1;       // acquires nested in one section
+};
+
+bool is_rw(const std::string& r) { return r.find("rw-lock") != std::string::npos; }
+
+// Reentrancy is the locks' (a second lease is not; resign ends a
+// leadership whatever the count).
+bool nests(const Workload& w) { return w.recipe != "semaphore" && !is_election(w.recipe); }
+
+Round draw_round(DecisionSource& d, const Workload& w, bool write) {
+  Round r{Round::Shape::Plain, write, w.timeout_ms, w.reentrant && nests(w) ? 2 : 1};
+  if (!w.varied) return r;
+  r.timeout_ms = drawn_timeout(d, w.timeout_ms);
+  if (recipe_is_reentrant(w.recipe)) r.depth += static_cast<int>(d.pick(3));
+  if (is_rw(w.recipe)) {
+    switch (d.pick(5)) {
+      case 1: r.write = false; break;
+      case 2: r.write = true; break;
+      case 3: r.shape = Round::Shape::ReadThenWrite; break;
+      case 4: r.shape = Round::Shape::Downgrade; break;
+      default: break;
+    }
+  }
+  return r;
+}
+
+// What a client's calls share; lives in lock_client's frame.
+struct Holder {
+  Client& zk;
+  int id;
+  const Workload& w;
+  Shared& s;
+  AnyLock& lock;
+  bool rw;
+  std::string call(const char* f, bool write) const {
+    return rw ? fmt::format("{}-{}", f, write ? "write" : "read") : std::string(f);
+  }
+};
+
+// Invokes and records one acquire of side `write`; the grant, if ok. `held`:
+// a node this holder already holds (see server_view).
+Task<std::optional<Grant>> acquire_once(const Holder& h, bool write, TimeMs timeout_ms, std::string held) {
+  auto op = h.s.history.invoke(h.id, h.call("acquire", write), h.zk.now());
+  auto g = co_await h.lock.acquire(write, timeout_ms);
+  if (!g) {
+    record_failure(h.s.history, op, h.zk.now(), g.error());
+    co_return std::nullopt;
+  }
+  h.s.grants.push_back(server_view(*h.s.server, h.id, h.zk.now(), g->node, h.rw && !write, held));
+  h.s.history.ok(op, h.zk.now(), g->node, g->fence);
+  co_return *g;
+}
+
+Task<> release_once(const Holder& h, bool write) {
+  auto op = h.s.history.invoke(h.id, h.call("release", write), h.zk.now());
+  auto done = co_await h.lock.release(write);
+  if (done) {
+    h.s.history.ok(op, h.zk.now());
+  } else {
+    record_failure(h.s.history, op, h.zk.now(), done.error());
+  }
+}
+
+// Works hold_ms in three slices, giving up early once it no longer holds
+// side `write`; true if it held to the end.
+Task<bool> work(const Holder& h, bool write) {
+  bool held = true;
+  for (int slice = 0; slice < 3 && held; ++slice) {
+    co_await h.zk.sleep(std::max<TimeMs>(h.w.hold_ms / 3, 1));
+    held = h.lock.holds(write);
+  }
+  co_return held;
+}
+
+// One section: acquires side `write` `depth` times, does a fenced
+// read-modify-write while it believes it holds (writers and exclusive
+// holders), releases. A downgrade takes the read side under the write
+// before releasing it, then reads and releases the read. True if granted.
+Task<bool> section(const Holder& h, bool write, TimeMs timeout_ms, int depth, bool downgrade) {
+  std::optional<Grant> g = co_await acquire_once(h, write, timeout_ms, "");
+  if (!g) co_return false;
+  int held_depth = 1;
+  for (int i = 1; i < depth; ++i) {
+    std::optional<Grant> again = co_await acquire_once(h, write, timeout_ms, "");
+    held_depth += again.has_value();
+  }
+  const bool fenced = h.w.recipe != "semaphore" && (write || !h.rw);
+  std::optional<int> v;
+  if (fenced) v = h.s.counter.read(g->fence);
+  const bool held = co_await work(h, write);
+  if (fenced && v && held) h.s.counter.write(g->fence, *v + 1);
+  std::optional<Grant> under;
+  if (downgrade) under = co_await acquire_once(h, false, timeout_ms, g->node);
+  for (; held_depth > 0; --held_depth) co_await release_once(h, write);
+  if (under) {
+    co_await work(h, false);
+    co_await release_once(h, false);
+  }
+  co_return true;
+}
+
+Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<AnyLock> lock, bool write,
+                   DecisionSource& decisions) {
+  const Holder h{zk, id, w, s, *lock, is_rw(w.recipe)};
   for (int round = 0; round < w.rounds && !session_over(zk); ++round) {
-    auto op = s.history.invoke(id, acquire, zk.now());
-    auto g = co_await lock->acquire(write, w.timeout_ms);
-    if (!g) {
-      record_failure(s.history, op, zk.now(), g.error());
+    const Round r = draw_round(decisions, w, write);
+    if (r.shape == Round::Shape::ReadThenWrite) {
+      s.completed_rounds += co_await section(h, false, r.timeout_ms, r.depth, false);
       co_await zk.sleep(w.think_ms);
-      continue;
+      s.completed_rounds += co_await section(h, true, r.timeout_ms, r.depth, false);
+    } else {
+      const bool downgrade = r.shape == Round::Shape::Downgrade;
+      s.completed_rounds += co_await section(h, r.write || downgrade, r.timeout_ms, r.depth, downgrade);
     }
-    s.grants.push_back(server_view(*s.server, id, zk.now(), g->node, !write && !suffix.empty()));
-    s.history.ok(op, zk.now(), std::move(g->node), g->fence);
-    int depth = 1;
-    // Reentrancy is the locks' (a second lease is not; resign ends a
-    // leadership whatever the count).
-    if (w.reentrant && w.recipe != "semaphore" && !is_election(w.recipe)) {
-      auto again = s.history.invoke(id, acquire, zk.now());
-      auto g2 = co_await lock->acquire(write, w.timeout_ms);
-      if (g2) {
-        s.grants.push_back(server_view(*s.server, id, zk.now(), g2->node, !write && !suffix.empty()));
-        s.history.ok(again, zk.now(), std::move(g2->node), g2->fence);
-        ++depth;
-      } else {
-        record_failure(s.history, again, zk.now(), g2.error());
-      }
-    }
-    // The critical section: a fenced read-modify-write, while we believe.
-    // It works in three slices and gives up early once it no longer holds.
-    const bool fenced = w.recipe != "semaphore" && (write || suffix.empty());
-    std::optional<int> v;
-    if (fenced) v = s.counter.read(g->fence);
-    bool held = true;
-    for (int slice = 0; slice < 3 && held; ++slice) {
-      co_await zk.sleep(std::max<TimeMs>(w.hold_ms / 3, 1));
-      held = lock->holds(write);
-    }
-    if (fenced && v && held) s.counter.write(g->fence, *v + 1);
-    for (; depth > 0; --depth) {
-      auto rel = s.history.invoke(id, release, zk.now());
-      auto done = co_await lock->release(write);
-      if (done) {
-        s.history.ok(rel, zk.now());
-      } else {
-        record_failure(s.history, rel, zk.now(), done.error());
-      }
-    }
-    ++s.completed_rounds;
     co_await zk.sleep(w.think_ms);
   }
 }
 
-std::string spawn(World& world, const Workload& w, Shared& s) {
-  s.server = &world.server();
-  for (int i = 0; i < w.clients; ++i) {
-    Client& zk = open_client(world, w, i);
-    int id = world.id(zk);
-    HoldListener on_hold = [&s, &zk, id](recipes::HoldEvent e) {
-      s.history.note(id, zk.now(), recipes::hold_event_name(e));
-    };
-    auto lock = make_lock(w, zk, id, std::move(on_hold));
-    if (!lock) return fmt::format("unknown recipe '{}'", w.recipe);
-    const bool write = writes(id);
-    world.spawn(zk, lock_client(zk, id, w, s, std::move(lock), write));
-  }
+// Spawns a lock client on `zk` (a client, or a second handle on its
+// session); "" on success.
+std::string spawn_holder(World& world, Client& zk, const Workload& w, Shared& s) {
+  const int id = world.id(zk);
+  HoldListener on_hold = [&s, &zk, id](recipes::HoldEvent e) {
+    s.history.note(id, zk.now(), recipes::hold_event_name(e));
+  };
+  auto lock = make_lock(w, zk, id, std::move(on_hold));
+  if (!lock) return fmt::format("unknown recipe '{}'", w.recipe);
+  world.spawn(zk, lock_client(zk, id, w, s, std::move(lock), writes(id), world.decisions()));
   return {};
 }
 
-bool is_rw(const std::string& r) { return r.find("rw-lock") != std::string::npos; }
+std::string spawn(World& world, const Workload& w, Shared& s) {
+  s.server = &world.server();
+  std::vector<Client*> clients;
+  for (int i = 0; i < w.clients; ++i) {
+    clients.push_back(&open_client(world, w, i));
+    if (std::string problem = spawn_holder(world, *clients.back(), w, s); !problem.empty()) return problem;
+  }
+  if (!w.varied) return {};
+  for (Client* zk : clients) {
+    if (Client* view = drawn_share(world, *zk, s)) spawn_holder(world, *view, w, s);
+  }
+  return {};
+}
 
 std::vector<std::string> properties(const std::string& r) {
   std::vector<std::string> out;
@@ -279,8 +374,61 @@ Wakeups max_wakeups(const Trace& trace) {
   return out;
 }
 
+// Which side each client's acquires were for, in the order invoked.
+class Roles {
+ public:
+  explicit Roles(const History& h) {
+    for (const Op& o : h.ops()) {
+      if (o.f == "acquire-read" || o.f == "acquire-write") {
+        per_client_[o.client].push_back({o.invoked, o.outcome == Outcome::Pending ? INT64_MAX : o.completed,
+                                         o.f == "acquire-write"});
+      }
+    }
+  }
+  // Whether the watch event that reached `client` (and the handles sharing
+  // its session) at `t` woke a writer: the side of the acquire waiting then,
+  // or, if none was, of the client's last acquire (a watch its wait left).
+  // nullopt: handles on that session waited for both sides, and the trace,
+  // which names the session, cannot say whose watch it was.
+  std::optional<bool> woke_writer(int client, const std::vector<int>& sharers, TimeMs t) const {
+    std::optional<bool> waiting;
+    bool both = false;
+    auto consider = [&](int c) {
+      const Acquire* last = last_before(c, t);
+      if (!last || last->ended < t) return;
+      both = both || (waiting && *waiting != last->write);
+      waiting = last->write;
+    };
+    consider(client);
+    for (int c : sharers) consider(c);
+    if (both) return std::nullopt;
+    if (waiting) return waiting;
+    const Acquire* last = last_before(client, t);
+    return last ? last->write : writes(client);
+  }
+
+ private:
+  struct Acquire {
+    TimeMs invoked, ended;
+    bool write;
+  };
+  const Acquire* last_before(int client, TimeMs t) const {
+    auto it = per_client_.find(client);
+    if (it == per_client_.end()) return nullptr;
+    const Acquire* last = nullptr;
+    for (const Acquire& a : it->second) {
+      if (a.invoked > t) break;
+      last = &a;
+    }
+    return last;
+  }
+  std::map<int, std::vector<Acquire>> per_client_;
+};
+
 // Every change that woke waiters of a read/write lock, by role.
-std::vector<SharedWakeups> shared_wakeups(const Trace& trace) {
+std::vector<SharedWakeups> shared_wakeups(const Trace& trace, const Roles& roles,
+                                          const std::map<int, std::vector<int>>& sharers) {
+  static const std::vector<int> none;
   std::vector<SharedWakeups> out;
   for_each_wakeup(trace, [&](std::size_t change, bool first, const TraceEvent& e) {
     if (first) {
@@ -288,7 +436,9 @@ std::vector<SharedWakeups> shared_wakeups(const Trace& trace) {
       out.push_back(SharedWakeups{e.time, e.path, deleted && !writer_node(name_of(e.path)), {}, {}});
     }
     SharedWakeups& w = out[change];
-    (writes(e.client) ? w.writers : w.readers).push_back(e.client);
+    auto views = sharers.find(e.client);
+    const std::optional<bool> writer = roles.woke_writer(e.client, views == sharers.end() ? none : views->second, e.time);
+    if (writer) (*writer ? w.writers : w.readers).push_back(e.client);
   });
   return out;
 }
@@ -300,7 +450,8 @@ std::vector<SharedWakeups> shared_wakeups(const Trace& trace) {
 // others when their library's state changes. A client that had already
 // left that session (a flavour that declares the session lost by itself
 // and opens a new one) knew, and is not excused.
-std::vector<Window> excused_windows(const Trace& trace, const Workload& w) {
+std::vector<Window> excused_windows(const Trace& trace, const Workload& w,
+                                    const std::map<int, std::vector<int>>& sharers) {
   auto news = [&](const TraceEvent& e) {
     if (rules_of(flavour_of(w, e.client)).listeners_on_own_thread) {
       return e.kind == TraceKind::Listener && e.code != static_cast<std::int32_t>(KeeperState::SyncConnected);
@@ -332,6 +483,13 @@ std::vector<Window> excused_windows(const Trace& trace, const Workload& w) {
       open.erase(e.client);
     }
   }
+  // The trace names a session by its first handle; the others share its
+  // windows.
+  for (std::size_t i = 0, n = out.size(); i < n; ++i) {
+    auto views = sharers.find(out[i].client);
+    if (views == sharers.end()) continue;
+    for (int view : views->second) out.push_back(Window{view, out[i].from, out[i].to});
+  }
   return out;
 }
 
@@ -340,7 +498,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   const std::string& r = w.recipe;
   const Wakeups worst = max_wakeups(world.trace());
   out.max_wakeups_per_release = worst.count;
-  const std::vector<Window> excused = excused_windows(world.trace(), w);
+  const std::vector<Window> excused = excused_windows(world.trace(), w, s.sharers);
   auto believed = [&](const char* acquire, const char* release) {
     return outside(beliefs(s.history, acquire, release), excused);
   };
@@ -348,7 +506,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   if (is_rw(r)) {
     append(v, check_read_write(believed("acquire-read", "release-read"),
                                believed("acquire-write", "release-write")));
-    append(v, check_shared_herd(shared_wakeups(world.trace())));
+    append(v, check_shared_herd(shared_wakeups(world.trace(), Roles(s.history), s.sharers)));
   } else if (r == "semaphore") {
     // Wake-ups are reported, not judged: two waiters may watch one node
     // after the positions before them shifted.
@@ -372,7 +530,7 @@ Family lock_family() {
                  "flawed/blog-rw-lock-index-fixed", "flawed/prefix-write-lock", "flawed/herd-lock",
                  "flawed/no-guid-lock", "flawed/forgetful-lock", "flawed/stubborn-unlock-lock",
                  "flawed/stale-node-election", "flawed/node-events-only-lock",
-                 "flawed/unsynchronized-wait-lock"},
+                 "flawed/unsynchronized-wait-lock", "flawed/eager-downgrade-rw-lock"},
                 {"lock", "rw-lock"},
                 spawn, properties, check};
 }

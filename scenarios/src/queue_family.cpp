@@ -4,6 +4,8 @@
 // was delivered, or until a take begun after the producers finished found
 // nothing for its whole timeout. A locking-queue consumer holds its item
 // for hold_ms, then acks it; if it dies first, the item is delivered again.
+// A varied workload draws each take's timeout and may give a client a
+// second handle on its session, producing or consuming like the client.
 //
 // Checked: check_queue (at least once for the locking queue) against the
 // items still on the server, liveness, and leaks at quiescence, the clients
@@ -97,13 +99,16 @@ std::string in_doubt(const recipes::Queue& q) { return q.in_doubt() ? q.in_doubt
 std::string in_doubt(const recipes::LockingQueue&) { return {}; }
 
 template <class Q>
-Task<> consumer(Client& zk, int id, Workload w, Shared& s, QueueState& q) {
+Task<> consumer(Client& zk, int id, Workload w, Shared& s, QueueState& q, DecisionSource& decisions) {
   Q queue(zk, kDir);
   while (!session_over(zk)) {
     const bool producers_done = q.producers_done();
     if (producers_done && q.all_delivered()) break;
+    // A varied workload draws each take's timeout: 0 polls, and a short one
+    // gives up mid-wait.
+    const TimeMs timeout_ms = w.varied ? drawn_timeout(decisions, wait_ms(w)) : wait_ms(w);
     auto op = s.history.invoke(id, "take", zk.now());
-    auto got = co_await queue.take(wait_ms(w));
+    auto got = co_await queue.take(timeout_ms);
     if (!got) {
       if (got.error() == Error::ConnectionLoss) {
         s.history.info(op, zk.now(), got.error(), in_doubt(queue));
@@ -111,8 +116,10 @@ Task<> consumer(Client& zk, int id, Workload w, Shared& s, QueueState& q) {
         record_failure(s.history, op, zk.now(), got.error());
       }
       // Found nothing for a whole timeout begun after the producers were
-      // done: whatever was put ok and not delivered is gone or stuck.
-      if (got.error() == Error::OperationTimeout && producers_done) break;
+      // done: whatever was put ok and not delivered is gone or stuck. (A
+      // shorter drawn timeout says nothing: a claim of a dead consumer may
+      // still be on its way back.)
+      if (got.error() == Error::OperationTimeout && producers_done && timeout_ms >= wait_ms(w)) break;
       co_await zk.sleep(w.think_ms);
       continue;
     }
@@ -135,18 +142,29 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
   QueueState& q = *state;
   s.family = std::move(state);
   const bool locking = at_least_once(w.recipe);
-  for (int i = 0; i < w.clients; ++i) {
-    Client& zk = open_client(world, w, i);
-    int id = world.id(zk);
-    if (i < w.producers) {
+  auto start = [&](Client& zk, bool produces) {
+    const int id = world.id(zk);
+    if (produces) {
       q.producers.push_back(&zk);
       q.finished.push_back(false);
       auto index = q.producers.size() - 1;
       world.spawn(zk, locking ? producer<recipes::LockingQueue>(zk, id, index, w, s, q)
                               : producer<recipes::Queue>(zk, id, index, w, s, q));
     } else {
-      world.spawn(zk, locking ? consumer<recipes::LockingQueue>(zk, id, w, s, q)
-                              : consumer<recipes::Queue>(zk, id, w, s, q));
+      world.spawn(zk, locking ? consumer<recipes::LockingQueue>(zk, id, w, s, q, world.decisions())
+                              : consumer<recipes::Queue>(zk, id, w, s, q, world.decisions()));
+    }
+  };
+  std::vector<Client*> clients;
+  for (int i = 0; i < w.clients; ++i) {
+    clients.push_back(&open_client(world, w, i));
+    start(*clients.back(), i < w.producers);
+  }
+  // A varied workload: a client may also produce, or consume, through a
+  // second handle on its session (its values are named by that handle).
+  if (w.varied) {
+    for (int i = 0; i < w.clients; ++i) {
+      if (Client* view = drawn_share(world, *clients[static_cast<std::size_t>(i)], s)) start(*view, i < w.producers);
     }
   }
   return {};
@@ -192,7 +210,11 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     return std::any_of(dirs.begin(), dirs.end(), [&](const std::string& d) { return watch == "child " + d; });
   };
   std::vector<Violation>& v = out.violations;
-  append(v, check_queue(s.history, left, at_least_once(w.recipe)));
+  // check_queue reads the expiries a take may have outlived; the run's
+  // history (and its pictures) stays as the clients recorded it.
+  History with_expiries = s.history;
+  note_expiries(world.trace(), s.sharers, with_expiries);
+  append(v, check_queue(with_expiries, left, at_least_once(w.recipe)));
   append(v, check_no_pending(s.history, {"put", "take", "ack"}));
   append(v, check_no_leaks(strays, watches_left(server, take_timed_out)));
 }

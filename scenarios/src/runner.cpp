@@ -58,6 +58,35 @@ std::size_t watches_left(const Server& server, const std::function<bool(const st
   return n;
 }
 
+void note_expiries(const Trace& trace, const std::map<int, std::vector<int>>& sharers, History& h) {
+  std::map<std::int64_t, int> client_of;  // session id -> client
+  for (const TraceEvent& e : trace.events()) {
+    if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
+  }
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind != TraceKind::Server || e.code != static_cast<std::int32_t>(ServerAction::SessionExpired)) continue;
+    auto c = client_of.find(e.session.value);
+    if (c == client_of.end()) continue;
+    h.note(c->second, e.time, "expired");
+    auto views = sharers.find(c->second);
+    if (views == sharers.end()) continue;
+    for (int view : views->second) h.note(view, e.time, "expired");
+  }
+}
+
+TimeMs drawn_timeout(DecisionSource& d, TimeMs timeout_ms) {
+  constexpr auto n = static_cast<std::uint32_t>(std::size(kVariedTimeoutsMs));
+  const std::uint32_t k = d.pick(n + 1);
+  return k == 0 ? timeout_ms : kVariedTimeoutsMs[k - 1];
+}
+
+Client* drawn_share(World& world, Client& zk, Shared& s) {
+  if (world.decisions().pick(2) == 0) return nullptr;
+  Client& view = world.share(zk, fmt::format("c{}-2", world.id(zk)));
+  s.sharers[world.id(zk)].push_back(world.id(view));
+  return &view;
+}
+
 }  // namespace detail
 
 namespace {
@@ -120,15 +149,19 @@ std::vector<std::string> properties_of(const std::string& recipe) {
 }
 
 RunBudget budget_of(const Workload& w, const WorldConfig& config) {
-  const auto clients = static_cast<std::int64_t>(std::max(w.clients, 0));
-  const auto rounds = static_cast<std::int64_t>(std::max(w.rounds, 0));
+  // A varied workload may give every client a second handle, and a round
+  // two sections (read then write): as if twice the clients and rounds.
+  const std::int64_t varied = w.varied ? 2 : 1;
+  const auto clients = varied * std::max(w.clients, 0);
+  const auto rounds = varied * std::max(w.rounds, 0);
   const TimeMs session = w.session_timeout_ms;
   // A round's own time, if every client's rounds ran one after another (an
   // exclusive lock): the hold, the think time, the longest wait a round may
   // make (a timeout, or the queues' and barriers' two session timeouts),
   // a margin for round trips, and with a nemesis one fault's worst delay
   // (a pause, then a session timing out and its news arriving).
-  const TimeMs wait = std::max<TimeMs>(w.timeout_ms, 2 * session);
+  TimeMs wait = std::max<TimeMs>(w.timeout_ms, 2 * session);
+  if (w.varied) wait = std::max(wait, std::ranges::max(kVariedTimeoutsMs));
   TimeMs round_ms = w.hold_ms + w.think_ms + wait + 200;
   if (config.nemesis.any()) round_ms += config.nemesis.pause_ms + config.nemesis.delay_ms + 4 * session;
   RunBudget b;
@@ -202,6 +235,8 @@ const std::vector<FlawedRecipe>& flawed_recipes() {
       {"flawed/session-event-barrier", "barrier-wait", k(TimedFault::AnyTime), 300, 300, Flavour::Curator},
       // Needs no fault: only a recipe on the caller's thread.
       {"flawed/unsynchronized-wait-lock", "liveness", 0, 0, 5, Flavour::Curator},
+      // Needs downgrades, which only varied workloads make.
+      {"flawed/eager-downgrade-rw-lock", "read-write-exclusion", 0, 0, 5, Flavour::C, true},
   };
   return all;
 }
@@ -219,7 +254,8 @@ SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSourc
   }
   d.summary = fmt::format("faults {}", classes.empty() ? "none" : classes);
   // Features: reentrant acquires, timeouts of a drawn size (0 included: a
-  // try-lock), and holds long enough to outlive a session.
+  // try-lock), holds long enough to outlive a session, and varied
+  // operation sequences (Workload::varied).
   if (recipe_is_reentrant(w.recipe) && decisions.pick(2) == 1) {
     d.workload.reentrant = true;
     d.summary += "; reentrant";
@@ -232,6 +268,10 @@ SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSourc
   if (decisions.pick(2) == 1) {
     d.workload.hold_ms = 3 * static_cast<TimeMs>(w.session_timeout_ms) / 2;
     d.summary += fmt::format("; holds {} ms", d.workload.hold_ms);
+  }
+  if (decisions.pick(2) == 1) {
+    d.workload.varied = true;
+    d.summary += "; varied";
   }
   return d;
 }
@@ -273,6 +313,7 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   for (const TraceEvent& e : world.trace().events()) {
     if (e.kind == TraceKind::Fault && e.code == static_cast<std::int32_t>(FaultKind::Crash)) {
       s.history.note(e.client, e.time, "crashed");
+      for (int view : s.sharers[e.client]) s.history.note(view, e.time, "crashed");
     }
   }
   family->check(world, w, s, out);

@@ -68,7 +68,7 @@ std::string once_key(const std::vector<Word>& w) {
   static const std::set<std::string> once{"recipe", "clients", "rounds", "hold-ms", "think-ms",
                                           "timeout-ms", "session-timeout-ms", "leases", "producers",
                                           "delay-choices", "nemesis-pause-ms", "nemesis-delay-ms",
-                                          "reentrant", "swarm", "seed", "strategy", "expect", "client"};
+                                          "reentrant", "varied", "swarm", "seed", "strategy", "expect", "client"};
   if (w[0].text == "nemesis" && w.size() > 1) return "nemesis " + w[1].text;
   return once.count(w[0].text) ? w[0].text : "";
 }
@@ -131,9 +131,9 @@ class LineParser {
     if (d == "delay-choices") return int_field(s_.config.delay_choices, 1, 1000);
     if (d == "nemesis-pause-ms") return int_field(s_.config.nemesis.pause_ms, 0, 86'400'000);
     if (d == "nemesis-delay-ms") return int_field(s_.config.nemesis.delay_ms, 0, 86'400'000);
-    if (d == "reentrant" || d == "swarm") {
+    if (d == "reentrant" || d == "varied" || d == "swarm") {
       if (w_.size() < 2 || (w_[1].text != "yes" && w_[1].text != "no")) return at(1, "expected 'yes' or 'no'");
-      (d == "swarm" ? wl.swarm : wl.reentrant) = w_[1].text == "yes";
+      (d == "swarm" ? wl.swarm : d == "varied" ? wl.varied : wl.reentrant) = w_[1].text == "yes";
       return done(2);
     }
     if (d == "client") {
@@ -356,6 +356,7 @@ std::string write_scenario(const Scenario& s) {
   out += fmt::format("session-timeout-ms {}\nreentrant {}\nleases {}\nproducers {}\n", w.session_timeout_ms,
                      w.reentrant ? "yes" : "no", w.leases, w.producers);
   if (w.flavours != std::vector<Flavour>{Flavour::C}) out += fmt::format("client {}\n", flavours_text(w.flavours, " "));
+  if (w.varied) out += "varied yes\n";
   if (w.swarm) out += "swarm yes\n";
   out += fmt::format("delay-choices {}\n", s.config.delay_choices);
   for (int k = 0; k < kFaultClasses; ++k) {

@@ -6,6 +6,7 @@
 #include "zksim/scenarios/workload.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct Shared {
   History history;
   FencedCounter counter;
   int completed_rounds = 0;
+  // Client -> the other handles on its session (World::share), which the
+  // trace names by that client: its faults and session news are theirs.
+  std::map<int, std::vector<int>> sharers;
   std::unique_ptr<FamilyState> family;
 };
 
@@ -56,6 +60,16 @@ bool session_over(const Client& zk);
 // any other error means it did not happen (fail).
 void record_failure(History& h, std::size_t op, TimeMs now, Error e);
 void append(std::vector<Violation>& to, std::vector<Violation> from);
+// Notes "expired" in `h` at each server-side expiry of a client's session,
+// for the client and the handles sharing its session (`sharers`).
+void note_expiries(const Trace& trace, const std::map<int, std::vector<int>>& sharers, History& h);
+// A varied workload's draw of one acquire's timeout (Workload::varied):
+// decision 0 keeps `timeout_ms`, the others pick from kVariedTimeoutsMs.
+TimeMs drawn_timeout(DecisionSource& d, TimeMs timeout_ms);
+// Opens, if a varied workload's decision says so, a second handle on
+// client `zk`'s session, named after it ("c<i>-2"), noted in s.sharers;
+// nullptr otherwise.
+Client* drawn_share(World& world, Client& zk, Shared& s);
 // The watches left on the server that `allowed` does not excuse; a watch is
 // named as Server::watches_of names it ("data /a", "child /a", ...).
 std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed);

@@ -3,9 +3,11 @@
 #include "recipe_fixture.h"
 
 #include "zksim/recipes/flawed/blog_rw_lock.h"
+#include "zksim/recipes/flawed/eager_downgrade_rw_lock.h"
 #include "zksim/recipes/flawed/prefix_write_lock.h"
 #include "zksim/recipes/flawed/simple_locks.h"
 #include "zksim/recipes/lock.h"
+#include "zksim/recipes/rw_lock.h"
 
 #include <fmt/format.h>
 
@@ -13,6 +15,7 @@ namespace zksim::test {
 namespace {
 
 using recipes::flawed::BlogReadWriteLock;
+using recipes::flawed::EagerDowngradeReadWriteLock;
 using recipes::flawed::ForgetfulLock;
 using recipes::flawed::HerdLock;
 using recipes::flawed::NoGuidLock;
@@ -290,6 +293,63 @@ TEST(FlawedStubbornUnlockLock, TheCorrectLockTakesNoNodeForDone) {
   auto [released, deletes] = lost_delete_reply<recipes::Lock>();
   EXPECT_TRUE(released);
   EXPECT_EQ(deletes, 2);
+}
+
+// Client a holds the write lock; b queues for it; a downgrades (takes the
+// read lock, releases the write) and reads for 100 ms. Whether b wrote
+// while a still read.
+template <class L>
+Task<> downgrader(Client& c, Critical& cs, Signal writes, Signal b_queued) {
+  L rw(c, kDir);
+  auto wrote = co_await rw.acquire_write();
+  EXPECT_TRUE(wrote.ok());
+  writes.set();
+  co_await b_queued.wait();
+  co_await c.sleep(20);  // b's write node exists by now
+  auto read = co_await rw.acquire_read();
+  EXPECT_TRUE(read.ok());
+  auto released = co_await rw.release_write();
+  EXPECT_TRUE(released.ok());
+  cs.enter(0);
+  co_await c.sleep(100);
+  cs.leave();
+  co_await rw.release_read();
+}
+
+template <class L>
+Task<> queued_writer(Client& c, Critical& cs, Signal a_writes, Signal queued) {
+  co_await a_writes.wait();
+  L rw(c, kDir);
+  queued.set();
+  auto wrote = co_await rw.acquire_write();
+  EXPECT_TRUE(wrote.ok());
+  cs.enter(1);
+  co_await c.sleep(10);
+  cs.leave();
+  co_await rw.release_write();
+}
+
+template <class L>
+bool writer_admitted_during_downgrade() {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& a = w.open("a");
+  Client& b = w.open("b");
+  Critical cs;
+  Signal a_writes, b_queued;
+  w.spawn(a, downgrader<L>(a, cs, a_writes, b_queued));
+  w.spawn(b, queued_writer<L>(b, cs, a_writes, b_queued));
+  EXPECT_TRUE(w.run_until_done(100'000));
+  expect_no_leftovers(w, kDir);
+  return cs.max_inside > 1;
+}
+
+TEST(FlawedEagerDowngradeRwLock, ReleasingTheWriteUnderAReadAdmitsTheQueuedWriter) {
+  EXPECT_TRUE(writer_admitted_during_downgrade<EagerDowngradeReadWriteLock>());
+}
+
+TEST(FlawedEagerDowngradeRwLock, TheCorrectLockKeepsTheQueuedWriterOutUntilTheReadEnds) {
+  EXPECT_FALSE(writer_admitted_during_downgrade<recipes::ReadWriteLock>());
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Waits that give up take their watch back: after a timed-out call, while
 // whatever blocked it is still there, the caller's session watches nothing
 // on the server, and the blocker's later change wakes nobody who stopped
-// waiting. Waits of one Client that share a watch keep it for each other.
+// waiting. Waits of one session that share a watch keep it for each other,
+// through one Client or through handles sharing its session (World::share).
 #include "recipe_fixture.h"
 
 #include "zksim/recipes/barrier.h"
@@ -319,6 +320,49 @@ TEST(GiveUp, AConsumerThatGivesUpLeavesTheWatchToAnotherConsumerOfItsClient) {
   }(producer, gave_up));
   ASSERT_TRUE(w.run_until_done(100'000));
   EXPECT_EQ(taken, "job");
+  expect_no_leftovers(w, kDir);
+}
+
+// Two readers on handles sharing one session (World::share: two threads of
+// one process with one zhandle) wait on the same writer: one watch on the
+// server for both, and removeAllWatches would take both watchers. The one
+// that gives up leaves it to the other, which is granted when the writer goes.
+TEST(GiveUp, AReaderThatGivesUpLeavesTheWatchToAReaderOfAnotherHandleOnItsSession) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& writer = w.open("writer");
+  Client& first = w.open("readers");
+  Client& second = w.share(first, "readers-thread-2");
+  Signal written, reading, gave_up;  // a Signal has one waiter
+  TimeMs released_at = -1, granted_at = -1;
+  w.spawn(writer, [](Client& c, Signal written, Signal gave_up, TimeMs& released_at) -> Task<> {
+    ReadWriteLock rw(c, kDir);
+    EXPECT_TRUE((co_await rw.acquire_write()).ok());
+    written.set();
+    co_await gave_up.wait();
+    released_at = c.now();
+    EXPECT_TRUE((co_await rw.release_write()).ok());
+  }(writer, written, gave_up, released_at));
+  w.spawn(first, [](Client& c, Signal written, Signal reading, TimeMs& granted_at) -> Task<> {
+    co_await written.wait();
+    reading.set();
+    ReadWriteLock rw(c, kDir);
+    EXPECT_TRUE((co_await rw.acquire_read()).ok());  // no deadline
+    granted_at = c.now();
+    EXPECT_TRUE((co_await rw.release_read()).ok());
+  }(first, written, reading, granted_at));
+  w.spawn(second, [](Client& c, World& w, Signal reading, Signal gave_up) -> Task<> {
+    co_await reading.wait();
+    co_await c.sleep(10);  // after the other reader set its watch
+    ReadWriteLock rw(c, kDir);
+    EXPECT_EQ((co_await rw.acquire_read(100)).error(), Error::OperationTimeout);
+    EXPECT_EQ(w.server().watches_of(c.session_id()).size(), 1u);
+    gave_up.set();
+  }(second, w, reading, gave_up));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  ASSERT_GE(released_at, 0);
+  EXPECT_GE(granted_at, released_at);
+  EXPECT_LT(granted_at, released_at + 20);
   expect_no_leftovers(w, kDir);
 }
 

@@ -166,6 +166,27 @@ TEST(ReadWriteLock, UpgradeIsRefused) {
   expect_no_leftovers(w, kDir);
 }
 
+// A client library that opens a new session after expiry (kazoo, Curator)
+// lets the object carry on: a read it then takes "under" the write it lost
+// would be granted at once, ahead of the writers queued meanwhile.
+TEST(ReadWriteLock, ADowngradeUnderAWriteLostWithItsSessionIsRefused) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& a = w.open("a", 4000, -1, Flavour::Kazoo);
+  w.spawn(a, [](Client& c, World& w) -> Task<> {
+    ReadWriteLock rw(c, kDir);
+    EXPECT_TRUE((co_await rw.acquire_write()).ok());
+    const SessionId first = c.session_id();
+    w.inject(FaultKind::ExpireSession, w.id(c));
+    while (c.session_id() == first || c.state() != SessionState::Connected) co_await c.sleep(10);
+    EXPECT_FALSE(rw.holds_write());
+    EXPECT_EQ((co_await rw.acquire_read()).error(), Error::SessionExpired);
+    co_await rw.release_write();
+  }(a, w));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  expect_no_leftovers(w, kDir);
+}
+
 TEST(ReadWriteLock, FaultsOnRecoveryPathsKeepExclusion) {
   // Lost create replies, lost deletes, an expiry and a long pause, on
   // different clients of one run.

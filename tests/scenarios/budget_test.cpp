@@ -144,6 +144,7 @@ TEST(Budget, EveryAcceptedWorkloadOfACorrectRecipeHoldsOrIsRefused) {
     w.think_ms = log_uniform(0, 3'600'000);
     w.timeout_ms = *rc::gen::arbitrary<bool>() ? -1 : log_uniform(0, 3'600'000);
     w.reentrant = *rc::gen::arbitrary<bool>();
+    w.varied = *rc::gen::arbitrary<bool>();
     w.leases = static_cast<int>(log_uniform(1, w.clients));
     w.producers = static_cast<int>(log_uniform(1, std::max(1, w.clients - 1)));
     const int kind = *rc::gen::inRange(-1, kFaultClasses);
@@ -159,8 +160,8 @@ TEST(Budget, EveryAcceptedWorkloadOfACorrectRecipeHoldsOrIsRefused) {
     ++ran;
     most_events = std::max(most_events, r.trace_events);
     if (!r.violations.empty()) {
-      RC_FAIL(fmt::format("{}: {} clients, {} rounds, hold {}, think {}, timeout {}, fault class {} at {}:\n{}",
-                          w.recipe, w.clients, w.rounds, w.hold_ms, w.think_ms, w.timeout_ms, kind,
+      RC_FAIL(fmt::format("{}{}: {} clients, {} rounds, hold {}, think {}, timeout {}, fault class {} at {}:\n{}",
+                          w.recipe, w.varied ? " (varied)" : "", w.clients, w.rounds, w.hold_ms, w.think_ms, w.timeout_ms, kind,
                           kind < 0 ? 0 : c.nemesis.per_mille[kind], describe(r)));
     }
   }));

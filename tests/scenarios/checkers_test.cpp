@@ -305,6 +305,32 @@ TEST(QueueChecker, AtMostOnceATakeThatNeverEndedMayHaveRemovedOneItem) {
   EXPECT_TRUE(check_queue(info, {}, false).empty());
 }
 
+// Found by a varied campaign with Curator clients: c1's take claimed a, c1
+// was paused past its session and the server expired it (the claim went
+// with it), and the take, carried on in the client's new session, ended ok
+// with c. While a was claimed, c2 rightly took b. Without the expiry, the
+// same history takes b out of order.
+TEST(QueueChecker, AtLeastOnceAnOkTakeWhoseSessionExpiredMayHaveHeldAnotherItemUntilThen) {
+  History h;
+  op(h, 0, "put", 0, 1, Outcome::Ok, "a");
+  op(h, 0, "put", 2, 3, Outcome::Ok, "b");
+  op(h, 1, "take", 5, 3000, Outcome::Ok, "c");
+  op(h, 2, "take", 10, 12, Outcome::Ok, "b");
+  op(h, 0, "put", 2500, 2600, Outcome::Ok, "c");
+  op(h, 2, "take", 2900, 2950, Outcome::Ok, "a");
+  History expired = h;
+  expired.note(1, 2000, "expired");
+  EXPECT_TRUE(check_queue(expired, {}, true).empty());
+  auto v = check_queue(h, {}, true);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "queue-fifo");
+  // It held one item at most, and only until the expiry: b taken after it
+  // is out of order again.
+  History later = h;
+  later.note(1, 8, "expired");
+  EXPECT_EQ(check_queue(later, {}, true).size(), 1u);
+}
+
 TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverlaps) {
   History lost;
   op(lost, 0, "put", 0, 5, Outcome::Ok, "a");

@@ -82,7 +82,8 @@ INSTANTIATE_TEST_SUITE_P(EveryFlavour, FlavourRuns, testing::ValuesIn(cases()), 
 
 // The first seed that shows `f`'s flaw with `flavour`, or 0.
 std::uint64_t first_catch(const FlawedRecipe& f, Flavour flavour, std::uint64_t seeds) {
-  const Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms, .flavours = {flavour}};
+  const Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms, .flavours = {flavour},
+                   .varied = f.varied};
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
     SeededDecisions d(seed);
     for (const Violation& v : run(w, d, {}, f.config()).violations) {

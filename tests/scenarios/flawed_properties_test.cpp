@@ -16,7 +16,7 @@ void caught_and_shrunk(const std::string& recipe) {
   std::string minimal_property;
   bool held = check(fmt::format("{} holds", f.recipe), 1000, [&] {
     Scenario s;
-    s.workload = Workload{.recipe = f.recipe, .clients = 3, .rounds = 3, .hold_ms = f.hold_ms};
+    s.workload = Workload{.recipe = f.recipe, .clients = 3, .rounds = 3, .hold_ms = f.hold_ms, .varied = f.varied};
     s.config = f.config();
     s.decisions = *rc::gen::container<std::vector<std::uint32_t>>(rc::gen::inRange<std::uint32_t>(0, 1000));
     ScenarioRun r = run_scenario(s);
@@ -51,6 +51,9 @@ TEST(FlawedProperties, ForgetfulLockIsCaught) {
 }
 TEST(FlawedProperties, StubbornUnlockLockIsCaught) {
   caught_and_shrunk("flawed/stubborn-unlock-lock");
+}
+TEST(FlawedProperties, EagerDowngradeReadWriteLockIsCaught) {
+  caught_and_shrunk("flawed/eager-downgrade-rw-lock");
 }
 
 }  // namespace

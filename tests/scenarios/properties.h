@@ -15,8 +15,8 @@
 
 namespace zksim::scenarios {
 
-// The scenario rapidcheck generated: a workload and a fault class for the
-// nemesis; the decision list is generated separately.
+// The scenario rapidcheck generated: a workload (varied or not) and a
+// fault class for the nemesis; the decision list is generated separately.
 inline Scenario generated(const std::string& recipe) {
   Scenario s;
   s.workload.recipe = recipe;
@@ -25,6 +25,9 @@ inline Scenario generated(const std::string& recipe) {
   s.workload.hold_ms = *rc::gen::element<TimeMs>(5, 600);
   s.workload.timeout_ms = *rc::gen::element<TimeMs>(-1, 5000);
   s.workload.reentrant = *rc::gen::arbitrary<bool>();
+  // Varied sequences draw their shapes from the decision list, which
+  // rapidcheck shrinks with the schedule.
+  s.workload.varied = *rc::gen::arbitrary<bool>();
   s.workload.leases = *rc::gen::inRange(1, 4);
   int kind = *rc::gen::inRange(0, kFaultKinds);
   s.config.nemesis.per_mille[kind] = *rc::gen::inRange<std::uint32_t>(0, 80);

@@ -173,7 +173,8 @@ TEST(Runner, EveryFlawedRecipeIsCaughtByThePropertyItBreaks) {
   for (const std::string& r : recipe_names()) flawed_names += recipe_is_flawed(r);
   EXPECT_EQ(flawed_recipes().size(), flawed_names);
   for (const FlawedRecipe& f : flawed_recipes()) {
-    Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms, .flavours = {f.flavour}};
+    Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms, .flavours = {f.flavour},
+               .varied = f.varied};
     bool caught = false;
     for (std::uint64_t seed = 1; seed <= 200 && !caught; ++seed) {
       SeededDecisions d(seed);

@@ -24,6 +24,7 @@ TEST(Swarm, DecisionZeroTurnsEveryClassOffAndAddsNoFeature) {
   EXPECT_FALSE(d.workload.reentrant);
   EXPECT_EQ(d.workload.timeout_ms, w.timeout_ms);
   EXPECT_EQ(d.workload.hold_ms, w.hold_ms);
+  EXPECT_FALSE(d.workload.varied);
   EXPECT_EQ(d.summary, "faults none");
 }
 
@@ -35,7 +36,9 @@ TEST(Swarm, OtherDecisionsKeepClassesOnAndAddFeatures) {
   EXPECT_TRUE(d.workload.reentrant);
   EXPECT_EQ(d.workload.timeout_ms, 10);  // timeouts drawn from 0, 10, 250, 5000 ms
   EXPECT_EQ(d.workload.hold_ms, 3000);   // longer than the session
+  EXPECT_TRUE(d.workload.varied);
   EXPECT_NE(d.summary.find("reentrant"), std::string::npos) << d.summary;
+  EXPECT_NE(d.summary.find("varied"), std::string::npos) << d.summary;
 }
 
 TEST(Swarm, OnlyClassesTheConfigHasCanBeOn) {

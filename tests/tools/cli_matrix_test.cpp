@@ -39,6 +39,24 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
   EXPECT_EQ(doc["recipes"][0]["properties"]["mutual-exclusion"]["verdict"], "holds");
 }
 
+// --varied: every campaign draws varied operation sequences; a flawed
+// recipe that needs them has them without it; the files it writes say so.
+TEST(CliMatrix, VariedRunsVariedWorkloadsAndSaysSo) {
+  TempDir d;
+  Ran r = zksim({"matrix", "--varied", "--budget", "5", "--recipes", "rw-lock", "--faults", "none", "--out", d.path()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("varied workloads"), std::string::npos) << r.out;
+  Ran plain = zksim({"matrix", "--budget", "5", "--recipes", "rw-lock", "--faults", "none", "--out", d.path()});
+  EXPECT_EQ(plain.out.find("varied"), std::string::npos) << plain.out;
+  Ran flawed = zksim({"matrix", "--json", "--budget", "30", "--recipes", "flawed/eager-downgrade-rw-lock", "--faults",
+                      "none", "--out", d.path()});
+  ASSERT_EQ(flawed.status, 0) << flawed.err;
+  const nlohmann::json cell = parse_json(flawed.out)["recipes"][0]["properties"]["read-write-exclusion"];
+  ASSERT_EQ(cell["verdict"], "violated");
+  Ran replay = zksim({"replay", cell["scenario"]});
+  EXPECT_EQ(replay.status, 0) << replay.out;
+}
+
 TEST(CliMatrix, AFlawedRecipeNotCaughtExits1) {
   // The no-GUID lock only goes wrong when a create's reply is lost: with no
   // faults nothing catches it.

@@ -37,7 +37,7 @@ BENCHMARK(BM_LockScenario)->DenseRange(0, kFlavours - 1)->Unit(benchmark::kMicro
 void BM_TimeToCatch(benchmark::State& state) {
   const FlawedRecipe& f = flawed_recipes().at(static_cast<std::size_t>(state.range(0)));
   state.SetLabel(f.recipe);
-  Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms, .flavours = {f.flavour}};
+  Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms, .flavours = {f.flavour}, .varied = f.varied};
   const WorldConfig c = f.config();
   std::vector<double> ms, runs;
   std::uint64_t campaign = 0;

@@ -30,7 +30,7 @@ struct Campaign {
 
 // Runs until one shows the flaw, or the limit, or (dfs) the last schedule.
 Campaign catch_flaw(Strategy s, const FlawedRecipe& f, std::uint64_t campaign) {
-  const Workload w{.recipe = f.recipe, .clients = 3, .rounds = 4, .hold_ms = f.hold_ms};
+  const Workload w{.recipe = f.recipe, .clients = 3, .rounds = 4, .hold_ms = f.hold_ms, .varied = f.varied};
   const WorldConfig c = strategy_config(s, f.config());
   auto shows = [&](DecisionSource& d) {
     const RunResult r = run(w, d, {}, c);

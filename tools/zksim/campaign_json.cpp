@@ -25,6 +25,7 @@ json campaign_json(const Campaign& c) {
            {"think_ms", w.think_ms},
            {"timeout_ms", w.timeout_ms},
            {"session_timeout_ms", w.session_timeout_ms},
+           {"varied", w.varied},
            {"swarm", w.swarm},
            {"client", scenarios::flavours_text(w.flavours, ",")},
            {"faults", c.faults},

@@ -47,7 +47,8 @@ CommandSpec explore_spec() {
            {"--hold-ms", "MS", "time inside the critical section (default 5; a flawed recipe: its own)"},
            {"--faults", "CLASS,...", "fault classes of the nemesis, or 'none' (default none; a flawed recipe: the one that exposes it)"},
            {"--rate", "PER_MILLE", "chance per request (a time-triggered class: per simulated second) of each fault class striking, in 1/1000 (default 30)"},
-           {"--swarm", "", "swarm testing: each run draws which of the fault classes stay on (all nine unless --faults names some) and which workload features it adds (reentrancy, timeouts from 0, long holds)"},
+           {"--varied", "", "varied workloads: each client's operation sequence is drawn per run (try-locks and timeouts from 0, nesting, read then write, downgrades, a second handle on its session; a flawed recipe that needs them: on)"},
+           {"--swarm", "", "swarm testing: each run draws which of the fault classes stay on (all nine unless --faults names some) and which workload features it adds (reentrancy, timeouts from 0, long holds, varied sequences)"},
            {"--strategy", "NAME", "how runs choose their decisions: random (default), fixed-latency, dfs (see below)"},
            {"--depth", "D", fmt::format("dfs: decisions explored per run (default {}, at most {}); pct: the bug depth d, d - 1 priority changes a run (default {}, at most {})",
                                         kDefaultDepth, kMaxDfsDepth, scenarios::kDefaultPctDepth, kMaxPctDepth)},
@@ -118,6 +119,7 @@ Campaign campaign_from(const Args& a) {
     c.config = nemesis_config(parse_fault_classes("zksim explore --faults", a.text("--faults", "none")), rate);
   }
   c.workload.swarm = a.flag("--swarm");
+  c.workload.varied = a.flag("--varied") || (flaw && flaw->varied);
   c.workload.flavours = parse_flavours("zksim explore --client", a.text("--client", flaw ? std::string(flavour_name(flaw->flavour)) : "c"));
   c.workload.hold_ms = a.integer("--hold-ms", c.workload.hold_ms, 0, 3'600'000);
   c.config = scenarios::strategy_config(c.strategy, c.config);

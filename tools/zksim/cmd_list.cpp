@@ -19,7 +19,7 @@ CommandSpec list_spec() {
       .summary = "list the recipes (correct and flawed), the properties, the fault classes, the search strategies and the client flavours",
       .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], fault_classes: [...], strategies: [...], clients: [...]}"}},
       .details = "Lines: 'recipe NAME correct|flawed checks PROPERTY,...' (a flawed one adds the property\n"
-                 "it breaks and the nemesis that shows it), 'property NAME', 'fault-class NAME',\n"
+                 "it breaks and the nemesis, clients and workload that show it), 'property NAME', 'fault-class NAME',\n"
                  "'strategy NAME' (explore --strategy; see 'zksim explore --help'), 'client NAME: summary'\n"
                  "(the client flavours: --client, and 'client' in scenario files)."};
 }
@@ -37,10 +37,11 @@ int list_main(const Args& args) {
       const std::string nemesis = fault_label(f->config());
       j["breaks"] = f->property;
       j["exposed_by"] = json{{"faults", nemesis}, {"per_mille", f->per_mille}, {"hold_ms", f->hold_ms},
-                             {"client", flavour_name(f->flavour)}};
+                             {"client", flavour_name(f->flavour)}, {"varied", f->varied}};
       line += fmt::format(" breaks {} under {}", f->property,
                           f->per_mille ? fmt::format("{} {}/1000", nemesis, f->per_mille) : std::string("no faults"));
       if (f->flavour != Flavour::C) line += fmt::format(" with {} clients", flavour_name(f->flavour));
+      if (f->varied) line += " in varied workloads";
     }
     recipes.push_back(std::move(j));
     text += line + "\n";

@@ -26,6 +26,7 @@ CommandSpec matrix_spec() {
            {"--clients", "N", "clients per run (default 4)"},
            {"--client", "FLAVOURS", "the client library the clients behave like: c (default), curator, kazoo, or a list (c,curator,kazoo: client i takes the (i mod n)th)"},
            {"--rounds", "N", "rounds per client (default 4)"},
+           {"--varied", "", "varied workloads: each client's operation sequence drawn per run (see 'zksim explore --help')"},
            {"--jobs", "N", "worker processes (default 1); the same matrix for any N"},
            {"--out", "DIR", "where the scenario files of violations go (default: failures)"},
            {"--shrink-runs", "N", "most runs spent shrinking each violation (default 500; 0: written as found)"},
@@ -75,6 +76,7 @@ MatrixOptions options_from(const Args& a) {
   o.clients = static_cast<int>(a.integer("--clients", 4, 1, 100));
   o.rounds = static_cast<int>(a.integer("--rounds", 4, 1, 10'000));
   o.flavours = parse_flavours("zksim matrix --client", a.text("--client", "c"));
+  o.varied = a.flag("--varied");
   return o;
 }
 

@@ -19,6 +19,7 @@ std::vector<MatrixCampaign> matrix_campaigns(const MatrixOptions& o) {
       c.workload.clients = o.clients;
       c.workload.rounds = o.rounds;
       c.workload.flavours = o.flavours;
+      c.workload.varied = o.varied || (flaw && flaw->varied);
       const std::vector<int> kinds = parse_fault_classes("zksim matrix", fault);
       if (flaw && fault == fault_label(flaw->config())) {
         c.config = flaw->config();

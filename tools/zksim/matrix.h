@@ -19,6 +19,7 @@ struct MatrixOptions {
   std::uint64_t seed = 1;
   int clients = 4, rounds = 4;
   std::vector<Flavour> flavours = {Flavour::C};  // Workload::flavours of every campaign
+  bool varied = false;  // Workload::varied for every campaign (a flawed recipe that needs it has it anyway)
 };
 
 struct MatrixCampaign {

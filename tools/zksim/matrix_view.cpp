@@ -61,9 +61,9 @@ std::string matrix_text(const Matrix& m) {
   std::size_t recipe_width = 6;
   for (const RecipeRow& r : m.rows) recipe_width = std::max(recipe_width, r.recipe.size());
 
-  std::string out = fmt::format("zksim matrix: {} recipes x {} fault configs ({}) x {} runs, seed {}\n\n",
+  std::string out = fmt::format("zksim matrix: {} recipes x {} fault configs ({}) x {} runs, seed {}{}\n\n",
                                 m.rows.size(), m.options.faults.size(), fmt::join(m.options.faults, ", "),
-                                m.options.runs, m.options.seed);
+                                m.options.runs, m.options.seed, m.options.varied ? ", varied workloads" : "");
   out += fmt::format("{:<{}}", "recipe", recipe_width + 2);
   for (const std::string& h : heads) out += fmt::format("{:<{}}", h, std::max<std::size_t>(h.size(), 4) + 1);
   out += "verdict\n";

@@ -60,9 +60,9 @@ std::string explore_text(const nlohmann::json& campaign, const std::vector<Shard
     how = fmt::format("strategy {}; ", strategy);
   }
   std::string out = fmt::format(
-      "explore {} ({}faults: {}; {} clients x {} rounds, hold {} ms): {} runs{}{}\n", campaign.value("recipe", "?"), how,
+      "explore {} ({}faults: {}; {} clients x {} rounds, hold {} ms{}): {} runs{}{}\n", campaign.value("recipe", "?"), how,
       campaign.value("faults", "?"), campaign.value("clients", 0), campaign.value("rounds", 0),
-      campaign.value("hold_ms", 0), r.runs, dfs ? "" : fmt::format(" from seed {}", campaign.value("seed", 0ULL)),
+      campaign.value("hold_ms", 0), campaign.value("varied", false) ? ", varied" : "", r.runs, dfs ? "" : fmt::format(" from seed {}", campaign.value("seed", 0ULL)),
       shard_note);
   if (r.exhausted) {
     out += *r.exhausted ? fmt::format("exhausted: all {} schedules within depth {} explored\n", r.runs, campaign.value("depth", 0))

@@ -38,7 +38,8 @@ class ReadWriteLock {
   ReadWriteLock& operator=(const ReadWriteLock&) = delete;
 
   // Errors as Lock::acquire; acquire_write also gives BadArguments while
-  // this object holds only the read lock.
+  // this object holds only the read lock, and acquire_read SessionExpired
+  // while it holds a write lock lost with its session (release it first).
   Task<Result<Grant>> acquire_read(TimeMs timeout_ms = -1);
   Task<Result<void>> release_read();
   Task<Result<Grant>> acquire_write(TimeMs timeout_ms = -1);

@@ -129,7 +129,9 @@ std::vector<Violation> check_shared_herd(const std::vector<SharedWakeups>& chang
 // its client crashed) it may have removed any one item for good; at least
 // once (any take that did not end ok) it may have claimed any one item
 // until it ended. A take ending in info that names its item may have
-// removed that item.
+// removed that item. At least once, an ok take during which its client's
+// session expired (a note "expired") may have claimed another item in
+// that session, until the expiry.
 //
 // - no-duplicates (at most once only): no value taken twice, or taken and
 //   still queued, or queued twice;

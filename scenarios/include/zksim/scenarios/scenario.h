@@ -8,6 +8,7 @@
 //   hold-ms 5                       # also: think-ms timeout-ms session-timeout-ms leases
 //   producers 2                     # queues: how many clients put (at most clients)
 //   reentrant no
+//   varied yes                      # operation sequences drawn per run (Workload::varied)
 //   client curator                  # the client library (flavour.h); several: client i
 //                                   # takes the (i mod n)th; default c
 //   nemesis pause 30                # per-mille rate of a fault class (repeatable)

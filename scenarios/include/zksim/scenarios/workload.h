@@ -51,12 +51,27 @@ struct Workload {
   // The client library each client behaves like (flavour.h): client i is
   // flavours[i % size], so one entry gives every client the same flavour.
   std::vector<Flavour> flavours = {Flavour::C};
+  // Varied operation sequences, as user code does them: each client's
+  // sequence is drawn from the run's decisions. At the start, whether it
+  // also works through a second recipe handle on its own session
+  // (World::share); then each round draws its acquire timeout (0: a
+  // try-lock; 1 to 5000 ms: giving up mid-wait), its reentrant nesting
+  // (reentrant recipes) and, for a read/write lock, its shape: read, write,
+  // read then write, or a downgrade (write, a read taken under it, the write
+  // released, then the read). Queues draw each take's timeout and a second
+  // producer or consumer handle. Decision 0 draws today's round, so a run
+  // whose decisions are all 0 is the same run as without.
+  bool varied = false;
   // Swarm testing (Groce et al., ISSTA 2012): each run draws, from its
   // decisions, which of the nemesis's fault classes stay on and which
   // workload features it adds (see swarm_draw), so rare combinations get
   // runs of their own. Decision 0 turns a class off and adds nothing.
   bool swarm = false;
 };
+
+// The timeouts a varied round draws from (after decision 0, the workload's
+// own): 0 is a try-lock, the others give up mid-wait or not at all.
+inline constexpr TimeMs kVariedTimeoutsMs[] = {0, 1, 5, 20, 250, 5000};
 
 // What a swarm run drew: `w` and `config` as the run uses them, and a line
 // for people ("faults pause,burst; reentrant; timeouts 250 ms").
@@ -95,6 +110,7 @@ struct FlawedRecipe {
   std::uint32_t per_mille = 0;
   TimeMs hold_ms = 5;
   Flavour flavour = Flavour::C;
+  bool varied = false;  // needs Workload::varied (a downgrade, say)
   // A world config with that nemesis (pauses of 3 s, longer than the
   // workloads' 2 s sessions).
   WorldConfig config() const;
