@@ -1,7 +1,8 @@
 // How soon each search strategy catches each flawed recipe: runs and time
 // until a run violates the property the recipe breaks, with its own nemesis,
-// 3 clients x 4 rounds (dfs takes at most 3). Random and fixed-latency:
-// the median of 20 campaigns of fresh seeds, each of at most 10,000 runs.
+// 3 clients x 4 rounds (dfs takes at most 3), its own client flavour.
+// Random, fixed-latency and pct (depth 3): the median of 20 campaigns of
+// fresh seeds, each of at most 10,000 runs.
 // Dfs: one search, depth 12, at most 100,000 schedules (explore's
 // defaults); it is the same search every time, so only its time varies.
 #include "zksim/scenarios/strategy.h"
@@ -30,7 +31,7 @@ struct Campaign {
 
 // Runs until one shows the flaw, or the limit, or (dfs) the last schedule.
 Campaign catch_flaw(Strategy s, const FlawedRecipe& f, std::uint64_t campaign) {
-  const Workload w{.recipe = f.recipe, .clients = 3, .rounds = 4, .hold_ms = f.hold_ms, .varied = f.varied};
+  const Workload w{.recipe = f.recipe, .clients = 3, .rounds = 4, .hold_ms = f.hold_ms, .flavours = {f.flavour}, .varied = f.varied};
   const WorldConfig c = strategy_config(s, f.config());
   auto shows = [&](DecisionSource& d) {
     const RunResult r = run(w, d, {}, c);
@@ -45,8 +46,8 @@ Campaign catch_flaw(Strategy s, const FlawedRecipe& f, std::uint64_t campaign) {
     return {kDfsLimit, false};
   }
   for (int n = 1; n <= kSeededLimit; ++n) {
-    SeededDecisions d(campaign * 1'000'003 + static_cast<std::uint64_t>(n));
-    if (shows(d)) return {n, true};
+    const auto d = seeded_decisions(s, campaign * 1'000'003 + static_cast<std::uint64_t>(n), kDefaultPctDepth);
+    if (shows(*d)) return {n, true};
   }
   return {kSeededLimit, false};
 }
