@@ -157,12 +157,32 @@ ServerGrant server_view(const Server& server, int client, TimeMs now, const std:
   return g;
 }
 
+// What a holder knows of its recipe, shared with the recipe's hold
+// listener: the recipe to ask, which side it holds, and whether the recipe
+// told it "lost" since it last invoked an acquire.
+struct Asker {
+  AnyLock* lock = nullptr;
+  bool write = false;
+  bool told_lost = false;
+};
+
+// Asks the recipe whether it still holds; a yes after it told the holder
+// "lost" is noted "holds" for check_holds_after_loss (the only yes that
+// property judges, so no other is noted).
+bool ask_holds(const Asker& a, History& h, int id, TimeMs now) {
+  const bool held = a.lock && a.lock->holds(a.write);
+  if (held && a.told_lost) h.note(id, now, "holds");
+  return held;
+}
+
 Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<AnyLock> lock,
-                   bool write) {
+                   std::shared_ptr<Asker> asker) {
+  const bool write = asker->write;
   const std::string suffix = w.recipe.find("rw-lock") != std::string::npos ? (write ? "-write" : "-read") : "";
   const std::string acquire = "acquire" + suffix, release = "release" + suffix;
   for (int round = 0; round < w.rounds && !session_over(zk); ++round) {
     auto op = s.history.invoke(id, acquire, zk.now());
+    asker->told_lost = false;
     auto g = co_await lock->acquire(write, w.timeout_ms);
     if (!g) {
       record_failure(s.history, op, zk.now(), g.error());
@@ -176,6 +196,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
     // leadership whatever the count).
     if (w.reentrant && w.recipe != "semaphore" && !is_election(w.recipe)) {
       auto again = s.history.invoke(id, acquire, zk.now());
+      asker->told_lost = false;
       auto g2 = co_await lock->acquire(write, w.timeout_ms);
       if (g2) {
         s.grants.push_back(server_view(*s.server, id, zk.now(), g2->node, !write && !suffix.empty()));
@@ -193,7 +214,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
     bool held = true;
     for (int slice = 0; slice < 3 && held; ++slice) {
       co_await zk.sleep(std::max<TimeMs>(w.hold_ms / 3, 1));
-      held = lock->holds(write);
+      held = ask_holds(*asker, s.history, id, zk.now());
     }
     if (fenced && v && held) s.counter.write(g->fence, *v + 1);
     for (; depth > 0; --depth) {
@@ -215,18 +236,32 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
   for (int i = 0; i < w.clients; ++i) {
     Client& zk = open_client(world, w, i);
     int id = world.id(zk);
-    HoldListener on_hold = [&s, &zk, id](recipes::HoldEvent e) {
+    auto asker = std::make_shared<Asker>();
+    asker->write = writes(id);
+    // At the instant the recipe tells "lost", it must already say it does
+    // not hold: that is when its holder stops trusting it.
+    HoldListener on_hold = [&s, &zk, id, asker](recipes::HoldEvent e) {
       s.history.note(id, zk.now(), recipes::hold_event_name(e));
+      if (e != recipes::HoldEvent::Lost) return;
+      asker->told_lost = true;
+      ask_holds(*asker, s.history, id, zk.now());
     };
     auto lock = make_lock(w, zk, id, std::move(on_hold));
     if (!lock) return fmt::format("unknown recipe '{}'", w.recipe);
-    const bool write = writes(id);
-    world.spawn(zk, lock_client(zk, id, w, s, std::move(lock), write));
+    asker->lock = lock.get();
+    world.spawn(zk, lock_client(zk, id, w, s, std::move(lock), std::move(asker)));
   }
   return {};
 }
 
 bool is_rw(const std::string& r) { return r.find("rw-lock") != std::string::npos; }
+
+// The recipes that tell their holder of session news (make_lock hands them
+// the hold listener), whose belief after a loss can be asked.
+bool tells_loss(const std::string& r) {
+  return r == "lock" || r == "rw-lock" || r == "semaphore" || r == "election" ||
+         r == "flawed/stale-node-election" || r == "flawed/node-events-only-lock";
+}
 
 std::vector<std::string> properties(const std::string& r) {
   std::vector<std::string> out;
@@ -238,7 +273,9 @@ std::vector<std::string> properties(const std::string& r) {
     out = {is_election(r) ? "one-leader" : "mutual-exclusion", "server-exclusion", "fifo",
            "herd-effect", "fenced-exclusion"};
   }
+  if (tells_loss(r)) out.push_back("holds-after-loss");
   out.push_back("liveness");
+  out.push_back("progress");
   out.push_back("no-leaks");
   return out;
 }
@@ -357,8 +394,12 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     append(v, check_herd(worst, 1));
   }
   if (r != "semaphore") append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));
+  const std::vector<std::string> acquires{"acquire", "acquire-read", "acquire-write"};
+  append(v, check_holds_after_loss(s.history, acquires));
   append(v, check_no_pending(s.history, {"acquire", "acquire-read", "acquire-write", "release",
                                          "release-read", "release-write"}));
+  // Without a timeout an acquire waits as long as it takes.
+  if (w.timeout_ms < 0 && no_fault_struck(world.trace())) append(v, check_all_ok(s.history, acquires));
   append(v, check_no_leaks(world.server().children(kDir), world.server().watch_count()));
 }
 

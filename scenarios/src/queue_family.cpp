@@ -6,7 +6,8 @@
 // for hold_ms, then acks it; if it dies first, the item is delivered again.
 //
 // Checked: check_queue (at least once for the locking queue) against the
-// items still on the server, liveness, and leaks at quiescence, the clients
+// items still on the server, liveness, prompt takes in runs without faults
+// (progress), and leaks at quiescence, the clients
 // still open: nothing in the queue's directory but queued items (and the
 // locking queue's two directories, with no claim left), and no watch but
 // the child watches of takes that timed out (a one-shot watch stays until
@@ -153,8 +154,10 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
 }
 
 std::vector<std::string> properties(const std::string& recipe) {
-  if (at_least_once(recipe)) return {"queue-no-loss", "queue-no-phantoms", "queue-fifo", "liveness", "no-leaks"};
-  return {"queue-no-loss", "queue-no-duplicates", "queue-no-phantoms", "queue-fifo", "liveness", "no-leaks"};
+  if (at_least_once(recipe)) {
+    return {"queue-no-loss", "queue-no-phantoms", "queue-fifo", "liveness", "progress", "no-leaks"};
+  }
+  return {"queue-no-loss", "queue-no-duplicates", "queue-no-phantoms", "queue-fifo", "liveness", "progress", "no-leaks"};
 }
 
 // The values of the items under `dir` (nodes carrying the queue's marker);
@@ -194,6 +197,8 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   std::vector<Violation>& v = out.violations;
   append(v, check_queue(s.history, left, at_least_once(w.recipe)));
   append(v, check_no_pending(s.history, {"put", "take", "ack"}));
+  // A session timeout: hundreds of round trips in a run without faults.
+  if (no_fault_struck(world.trace())) append(v, check_prompt_takes(s.history, w.session_timeout_ms));
   append(v, check_no_leaks(strays, watches_left(server, take_timed_out)));
 }
 

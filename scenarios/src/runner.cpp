@@ -50,6 +50,11 @@ void append(std::vector<Violation>& to, std::vector<Violation> from) {
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
 }
 
+bool no_fault_struck(const Trace& trace) {
+  return std::none_of(trace.events().begin(), trace.events().end(),
+                      [](const TraceEvent& e) { return e.kind == TraceKind::Fault; });
+}
+
 std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed) {
   std::size_t n = 0;
   for (SessionId session : server.sessions()) {
@@ -102,12 +107,11 @@ const std::vector<std::string>& recipe_names() {
 
 const std::vector<std::string>& property_names() {
   static const std::vector<std::string> names{
-      "mutual-exclusion", "read-write-exclusion", "semaphore-leases", "one-leader",
-      "server-exclusion", "fifo",               "herd-effect",      "fenced-exclusion",
-      "queue-no-loss",
-      "queue-no-duplicates", "queue-no-phantoms", "queue-fifo",     "barrier-enter",
-      "barrier-leave",    "barrier-wait",         "liveness",         "no-leaks",
-      "runaway"};
+      "mutual-exclusion",    "read-write-exclusion", "semaphore-leases", "one-leader",
+      "server-exclusion",    "fifo",                 "herd-effect",      "fenced-exclusion",
+      "holds-after-loss",    "queue-no-loss",        "queue-no-duplicates", "queue-no-phantoms",
+      "queue-fifo",          "barrier-enter",        "barrier-leave",    "barrier-wait",
+      "liveness",            "progress",             "no-leaks",         "runaway"};
   return names;
 }
 
@@ -276,9 +280,12 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   family->check(world, w, s, out);
   std::vector<Violation>& v = out.violations;
   if (runaway) {
-    // Cut short: waiters that never returned and nodes left behind say
-    // nothing; what happened before the cut (exclusion, order) still counts.
-    std::erase_if(v, [](const Violation& x) { return x.property == "liveness" || x.property == "no-leaks"; });
+    // Cut short: waiters that never returned or returned late, and nodes
+    // left behind, say nothing; what happened before the cut (exclusion,
+    // order) still counts.
+    std::erase_if(v, [](const Violation& x) {
+      return x.property == "liveness" || x.property == "progress" || x.property == "no-leaks";
+    });
     // Who was still in a call, and in which: where the work without end is.
     std::vector<int> clients;
     std::string calls;

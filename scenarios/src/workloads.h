@@ -56,6 +56,9 @@ bool session_over(const Client& zk);
 // any other error means it did not happen (fail).
 void record_failure(History& h, std::size_t op, TimeMs now, Error e);
 void append(std::vector<Violation>& to, std::vector<Violation> from);
+// Whether no fault (scripted or drawn, of any class) struck in the run:
+// the runs "progress" judges.
+bool no_fault_struck(const Trace& trace);
 // The watches left on the server that `allowed` does not excuse; a watch is
 // named as Server::watches_of names it ("data /a", "child /a", ...).
 std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed);
