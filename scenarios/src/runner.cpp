@@ -302,6 +302,15 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   }
   std::stable_sort(v.begin(), v.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
 
+  std::vector<Delivery> deliveries;
+  for (const TraceEvent& e : world.trace().events()) {
+    if (e.kind == TraceKind::Watch && static_cast<EventType>(e.code) != EventType::None) {
+      deliveries.push_back(Delivery{e.client, e.time});
+    }
+  }
+  const WakeupTally woken = count_wakeups(s.history, deliveries);
+  out.wakeups = woken.wakeups;
+  out.wakeups_without_progress = woken.without_progress;
   out.probes = count_probes(world.trace().events(), s.history);
   out.history = std::move(s.history);
   out.completed_rounds = s.completed_rounds;

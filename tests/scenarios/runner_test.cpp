@@ -154,6 +154,20 @@ TEST(Runner, TimedOutAcquiresLeaveNoStaleWatchesBehind) {
 
 // The same, with every correct recipe, without faults and under each fault
 // class: holds longer than the timeouts, so most acquires give up.
+TEST(Runner, WakeUpsWithoutProgressAreCountedAndNotJudged) {
+  // The lock wakes only the next in line, who is then granted; the herd
+  // lock wakes every waiter at each release, and all but one wait again.
+  SeededDecisions d1(1), d2(1);
+  RunResult lock = run(Workload{.recipe = "lock", .clients = 5, .rounds = 3}, d1, {});
+  RunResult herd = run(Workload{.recipe = "flawed/herd-lock", .clients = 5, .rounds = 3}, d2, {});
+  EXPECT_GT(lock.wakeups, 0);
+  EXPECT_EQ(lock.wakeups_without_progress, 0);
+  EXPECT_TRUE(lock.violations.empty()) << describe(lock);
+  EXPECT_GT(herd.wakeups_without_progress, 0);
+  EXPECT_LT(herd.wakeups_without_progress, herd.wakeups);
+  for (const Violation& v : herd.violations) EXPECT_EQ(v.property, "herd-effect") << v.message;
+}
+
 TEST(Runner, CorrectRecipesHoldEveryPropertyWhenAcquiresTimeOut) {
   for (const char* recipe : {"lock", "rw-lock", "semaphore", "election"}) {
     for (int k = -1; k < static_cast<int>(std::size(kAllFaults)); ++k) {
