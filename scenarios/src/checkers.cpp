@@ -338,12 +338,22 @@ std::vector<Violation> check_holds_after_loss(const History& h, const std::vecto
   return out;
 }
 
-WakeupTally count_wakeups(const History& h, const std::vector<Delivery>& deliveries) {
+namespace {
+
+// A wake-up as count_wakeups defines it: the call it woke, and whether
+// that call made progress.
+struct Wakeup {
+  Delivery at;
+  const Op* call = nullptr;
+  bool progressed = false;
+};
+
+std::vector<Wakeup> wakeups_of(const History& h, const std::vector<Delivery>& deliveries) {
   std::map<int, std::vector<const Op*>> calls;  // client -> its calls, in invocation order
   for (const Op& o : h.ops()) calls[o.client].push_back(&o);
   std::map<int, std::vector<TimeMs>> times;  // client -> its deliveries' times
   for (const Delivery& d : deliveries) times[d.client].push_back(d.time);
-  WakeupTally out;
+  std::vector<Wakeup> out;
   for (const auto& [client, at] : times) {
     const std::vector<const Op*>& ops = calls[client];
     for (std::size_t i = 0; i < at.size(); ++i) {
@@ -351,12 +361,37 @@ WakeupTally count_wakeups(const History& h, const std::vector<Delivery>& deliver
         return o->invoked <= at[i] && (o->outcome == Outcome::Pending || o->completed >= at[i]);
       });
       if (in_call == ops.end()) continue;
-      ++out.wakeups;
       const Op& o = **in_call;
       const TimeMs next = i + 1 < at.size() ? at[i + 1] : INT64_MAX;
-      if (o.outcome != Outcome::Ok || o.completed > next) ++out.without_progress;
+      out.push_back(Wakeup{Delivery{client, at[i]}, &o, o.outcome == Outcome::Ok && o.completed <= next});
     }
   }
+  return out;
+}
+
+}  // namespace
+
+WakeupTally count_wakeups(const History& h, const std::vector<Delivery>& deliveries) {
+  WakeupTally out;
+  for (const Wakeup& w : wakeups_of(h, deliveries)) {
+    ++out.wakeups;
+    out.without_progress += w.progressed ? 0 : 1;
+  }
+  return out;
+}
+
+std::vector<Violation> check_wakeups_progress(const History& h, const std::vector<Delivery>& deliveries) {
+  std::vector<Violation> out;
+  std::set<int> reported;  // a client's first wake-up without progress stands for the rest
+  for (const Wakeup& w : wakeups_of(h, deliveries)) {
+    if (w.progressed || !reported.insert(w.at.client).second) continue;
+    out.push_back(Violation{"progress",
+                            fmt::format("c{} was woken at t={} in its {} (invoked at t={}) and was not granted "
+                                        "before it waited again, in a run without faults or timeouts",
+                                        w.at.client, w.at.time, w.call->f, w.call->invoked),
+                            {w.at.client}, w.at.time});
+  }
+  std::sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
   return out;
 }
 

@@ -398,8 +398,19 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   append(v, check_holds_after_loss(s.history, acquires));
   append(v, check_no_pending(s.history, {"acquire", "acquire-read", "acquire-write", "release",
                                          "release-read", "release-write"}));
-  // Without a timeout an acquire waits as long as it takes.
-  if (w.timeout_ms < 0 && no_fault_struck(world.trace())) append(v, check_all_ok(s.history, acquires));
+  // Without a timeout an acquire waits as long as it takes; and a waiter
+  // whose watched node goes only when its turn came is granted when woken
+  // (a read/write lock's writer may be woken by a reader while an older
+  // reader holds; the semaphore's waiter watches the n-th node ahead, so
+  // when a nearer one goes first it may be woken and still have to wait).
+  if (w.timeout_ms < 0 && no_fault_struck(world.trace())) {
+    append(v, check_all_ok(s.history, acquires));
+    if (r != "semaphore") {
+      std::vector<Delivery> woken = deliveries_of(world.trace());
+      if (is_rw(r)) std::erase_if(woken, [](const Delivery& d) { return writes(d.client); });
+      append(v, check_wakeups_progress(s.history, woken));
+    }
+  }
   append(v, check_no_leaks(world.server().children(kDir), world.server().watch_count()));
 }
 

@@ -55,6 +55,16 @@ bool no_fault_struck(const Trace& trace) {
                       [](const TraceEvent& e) { return e.kind == TraceKind::Fault; });
 }
 
+std::vector<Delivery> deliveries_of(const Trace& trace) {
+  std::vector<Delivery> out;
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind == TraceKind::Watch && static_cast<EventType>(e.code) != EventType::None) {
+      out.push_back(Delivery{e.client, e.time});
+    }
+  }
+  return out;
+}
+
 std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed) {
   std::size_t n = 0;
   for (SessionId session : server.sessions()) {
@@ -302,13 +312,7 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   }
   std::stable_sort(v.begin(), v.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
 
-  std::vector<Delivery> deliveries;
-  for (const TraceEvent& e : world.trace().events()) {
-    if (e.kind == TraceKind::Watch && static_cast<EventType>(e.code) != EventType::None) {
-      deliveries.push_back(Delivery{e.client, e.time});
-    }
-  }
-  const WakeupTally woken = count_wakeups(s.history, deliveries);
+  const WakeupTally woken = count_wakeups(s.history, detail::deliveries_of(world.trace()));
   out.wakeups = woken.wakeups;
   out.wakeups_without_progress = woken.without_progress;
   out.probes = count_probes(world.trace().events(), s.history);

@@ -59,6 +59,9 @@ void append(std::vector<Violation>& to, std::vector<Violation> from);
 // Whether no fault (scripted or drawn, of any class) struck in the run:
 // the runs "progress" judges.
 bool no_fault_struck(const Trace& trace);
+// The watch events (node and child changes, not session events) delivered
+// to the clients, in delivery order: what count_wakeups reads.
+std::vector<Delivery> deliveries_of(const Trace& trace);
 // The watches left on the server that `allowed` does not excuse; a watch is
 // named as Server::watches_of names it ("data /a", "child /a", ...).
 std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed);

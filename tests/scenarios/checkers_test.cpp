@@ -274,6 +274,22 @@ TEST(WakeupCount, AWakeUpWithoutProgressIsOneAfterWhichTheCallWaitedAgainOrFaile
   EXPECT_EQ(count_wakeups(granted, {}).wakeups, 0);
 }
 
+TEST(ProgressChecker, EveryWakeUpOfAWaiterWhoseTurnCameIsFollowedByItsGrant) {
+  History h;
+  op(h, 1, "acquire", 0, 50);   // woken at 40 by its predecessor's release
+  op(h, 2, "acquire", 0, 90);   // woken at 85
+  op(h, 1, "release", 60, 61);  // a watch event outside any wait is no wake-up
+  EXPECT_TRUE(check_wakeups_progress(h, {{1, 40}, {2, 85}, {1, 70}}).empty());
+
+  // Woken at 40 and 60, it waited again and was granted only after the
+  // next one: the first such wake-up stands for the client.
+  auto v = check_wakeups_progress(h, {{2, 40}, {2, 60}, {2, 85}});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "progress");
+  EXPECT_EQ(v[0].clients, std::vector<int>{2});
+  EXPECT_EQ(v[0].time, 40);
+}
+
 TEST(FencedCounterChecker, LostUpdatesFail) {
   EXPECT_TRUE(check_fenced_counter(4, 4).empty());
   EXPECT_EQ(check_fenced_counter(5, 4).size(), 1u);

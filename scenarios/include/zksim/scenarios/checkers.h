@@ -176,6 +176,17 @@ struct WakeupTally {
 // REQUIRES: `deliveries` in the order they were delivered.
 WakeupTally count_wakeups(const History& h, const std::vector<Delivery>& deliveries);
 
+// Progress of wake-ups (property "progress"): every wake-up, as
+// count_wakeups defines it, of the clients in `deliveries` made progress.
+// For runs without faults and without timeouts of recipes in which a
+// waiter watches only a node that goes when its turn has come: an
+// exclusive lock's (or an election's) predecessor, which leaves only by
+// its release, after its own grant; a read/write lock reader's nearest
+// writer ahead, which is granted (and leaves) only after the writers
+// before it. One violation per client, at its first wake-up without
+// progress. REQUIRES: `deliveries` in the order they were delivered.
+std::vector<Violation> check_wakeups_progress(const History& h, const std::vector<Delivery>& deliveries);
+
 // Queue, over "put" and "take" ops whose value is the item (values are
 // unique) and the values still queued at the end (`left`).
 //
