@@ -41,6 +41,18 @@ Task<Result<bool>> exists_surely(Client& zk, std::string path) {
   }
 }
 
+// Deletes our claim `path`, made in `session`, across connection losses,
+// but only while the client is still in that session: once it is in
+// another, the claim went with the old one, and the same path may by now
+// be another consumer's claim (a Curator- or kazoo-like client opens a new
+// session on the same handle after an expiry).
+Task<void> drop_claim(Client& zk, std::string path, SessionId session) {
+  while (zk.session_id() == session) {
+    auto gone = co_await zk.remove(path);
+    if (gone || gone.error() != Error::ConnectionLoss) co_return;
+  }
+}
+
 // The data of `path`, reading again across connection losses.
 Task<Result<DataResponse>> get_data_surely(Client& zk, std::string path) {
   for (;;) {
@@ -176,10 +188,11 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
         if (made.error() == Error::NodeExists) continue;
         co_return made.error();
       }
+      const SessionId claimed_in = zk_.session_id();
       std::string item = detail::join(items_dir(), c.name);
       auto data = co_await get_data_surely(zk_, item);
       if (data) co_return Item{item, std::move(data->data)};
-      co_await detail::delete_surely(zk_, claim);  // acked by someone meanwhile
+      co_await drop_claim(zk_, claim, claimed_in);  // acked by someone meanwhile, or our session ended
       if (data.error() != Error::NoNode) co_return data.error();
     }
     if (any_free) continue;
