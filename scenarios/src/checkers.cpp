@@ -395,6 +395,51 @@ std::vector<Violation> check_wakeups_progress(const History& h, const std::vecto
   return out;
 }
 
+std::vector<Violation> check_exclusive_claims(const History& h, const std::map<int, std::vector<TimeMs>>& expired) {
+  std::map<int, std::vector<TimeMs>> ends = expired;  // client -> when its claims may have gone
+  for (const Note& n : h.notes()) {
+    if (n.what == "crashed") ends[n.client].push_back(n.time);
+  }
+  struct Hold {
+    int client;
+    TimeMs from, to;  // [from, to)
+  };
+  std::map<std::string, std::vector<Hold>> holds;  // item -> its holds, by the take's recording order
+  for (const Op& o : h.ops()) {
+    if (o.f != "take" || o.outcome != Outcome::Ok) continue;
+    TimeMs to = INT64_MAX;
+    for (const Op& a : h.ops()) {
+      if (a.f == "ack" && a.client == o.client && a.value == o.value && a.invoke_seq > o.complete_seq) {
+        to = a.invoked;
+        break;
+      }
+    }
+    // An end during the take counts too: the claim may have gone with
+    // the session before the take's reply arrived.
+    for (TimeMs end : ends[o.client]) {
+      if (end >= o.invoked) to = std::min(to, end);
+    }
+    holds[o.value].push_back(Hold{o.client, o.completed, to});
+  }
+  std::vector<Violation> out;
+  for (const auto& [item, hs] : holds) {
+    for (std::size_t i = 0; i < hs.size(); ++i) {
+      for (std::size_t j = i + 1; j < hs.size(); ++j) {
+        const Hold& a = hs[i];
+        const Hold& b = hs[j];
+        if (a.client == b.client || b.from >= a.to || a.from >= b.to) continue;
+        out.push_back(Violation{"claim-exclusion",
+                                fmt::format("c{} and c{} both held item {} at t={}",
+                                            a.client, b.client, item, std::max(a.from, b.from)),
+                                {std::min(a.client, b.client), std::max(a.client, b.client)},
+                                std::max(a.from, b.from)});
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
+  return out;
+}
+
 std::vector<Violation> check_fenced_counter(int accepted_increments, int final_value) {
   if (accepted_increments == final_value) return {};
   return {Violation{"fenced-exclusion",

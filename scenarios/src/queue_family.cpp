@@ -7,7 +7,8 @@
 //
 // Checked: check_queue (at least once for the locking queue) against the
 // items still on the server, liveness, prompt takes in runs without faults
-// (progress), and leaks at quiescence, the clients
+// (progress), one holder per item of the locking queue (claim-exclusion),
+// and leaks at quiescence, the clients
 // still open: nothing in the queue's directory but queued items (and the
 // locking queue's two directories, with no claim left), and no watch but
 // the child watches of takes that timed out (a one-shot watch stays until
@@ -155,7 +156,7 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
 
 std::vector<std::string> properties(const std::string& recipe) {
   if (at_least_once(recipe)) {
-    return {"queue-no-loss", "queue-no-phantoms", "queue-fifo", "liveness", "progress", "no-leaks"};
+    return {"queue-no-loss", "queue-no-phantoms", "queue-fifo", "claim-exclusion", "liveness", "progress", "no-leaks"};
   }
   return {"queue-no-loss", "queue-no-duplicates", "queue-no-phantoms", "queue-fifo", "liveness", "progress", "no-leaks"};
 }
@@ -174,6 +175,21 @@ std::vector<std::string> items_in(const Server& server, const std::string& dir, 
     }
   }
   return values;
+}
+
+// When the server expired each client's sessions.
+std::map<int, std::vector<TimeMs>> expiries(const Trace& trace) {
+  std::map<std::int64_t, int> client_of;  // session id -> client
+  for (const TraceEvent& e : trace.events()) {
+    if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
+  }
+  std::map<int, std::vector<TimeMs>> out;
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind != TraceKind::Server || e.code != static_cast<std::int32_t>(ServerAction::SessionExpired)) continue;
+    auto c = client_of.find(e.session.value);
+    if (c != client_of.end()) out[c->second].push_back(e.time);
+  }
+  return out;
 }
 
 void check(World& world, const Workload& w, Shared& s, RunResult& out) {
@@ -198,6 +214,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   append(v, check_queue(s.history, left, at_least_once(w.recipe)));
   append(v, check_no_pending(s.history, {"put", "take", "ack"}));
   // A session timeout: hundreds of round trips in a run without faults.
+  if (at_least_once(w.recipe)) append(v, check_exclusive_claims(s.history, expiries(world.trace())));
   if (no_fault_struck(world.trace())) append(v, check_prompt_takes(s.history, w.session_timeout_ms));
   append(v, check_no_leaks(strays, watches_left(server, take_timed_out)));
 }

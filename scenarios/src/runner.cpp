@@ -120,7 +120,7 @@ const std::vector<std::string>& property_names() {
       "mutual-exclusion",    "read-write-exclusion", "semaphore-leases", "one-leader",
       "server-exclusion",    "fifo",                 "herd-effect",      "fenced-exclusion",
       "holds-after-loss",    "queue-no-loss",        "queue-no-duplicates", "queue-no-phantoms",
-      "queue-fifo",          "barrier-enter",        "barrier-leave",    "barrier-wait",
+      "queue-fifo",          "claim-exclusion",      "barrier-enter",    "barrier-leave",    "barrier-wait",
       "liveness",            "progress",             "no-leaks",         "runaway"};
   return names;
 }

@@ -468,6 +468,36 @@ TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverla
   EXPECT_TRUE(check_queue(again, {}, true).empty());
 }
 
+TEST(ClaimExclusionChecker, AnItemIsHeldByOneConsumerAtATime) {
+  History h;
+  op(h, 1, "take", 0, 10, Outcome::Ok, "a");
+  op(h, 1, "ack", 20, 30, Outcome::Fail, "a");   // held until the ack was invoked
+  op(h, 2, "take", 15, 25, Outcome::Ok, "a");    // granted again once 1 let go
+  op(h, 2, "ack", 40, 41, Outcome::Ok, "a");
+  op(h, 3, "take", 0, 12, Outcome::Ok, "b");
+  op(h, 3, "take", 50, 60, Outcome::Fail);        // a failed take holds nothing
+  op(h, 4, "take", 70, 71, Outcome::Ok, "c");
+  op(h, 5, "take", 80, 90, Outcome::Ok, "c");    // 4's session expired at 75: its claim went
+  op(h, 6, "take", 70, 72, Outcome::Ok, "d");
+  h.note(6, 76, "crashed");
+  op(h, 7, "take", 80, 91, Outcome::Ok, "d");    // 6 crashed (and its session expired later)
+  op(h, 8, "take", 100, 110, Outcome::Ok, "e");  // its session expired at 105, before the reply came
+  op(h, 9, "take", 106, 108, Outcome::Ok, "e");
+  const std::map<int, std::vector<TimeMs>> expired{{4, {75}}, {6, {79}}, {8, {105}}};
+  EXPECT_TRUE(check_exclusive_claims(h, expired).empty());
+
+  op(h, 1, "take", 35, 38, Outcome::Ok, "a");    // while 2 still holds it
+  op(h, 2, "take", 45, 46, Outcome::Ok, "b");    // 3 never acked "b"
+  EXPECT_EQ(check_exclusive_claims(h, {{4, {75}}, {6, {79}}, {8, {105}}, {3, {20}}}).size(), 1u);  // 3's expiry came before
+  auto v = check_exclusive_claims(h, expired);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].property, "claim-exclusion");
+  EXPECT_EQ(v[0].clients, (std::vector<int>{1, 2}));
+  EXPECT_EQ(v[0].time, 38);
+  EXPECT_EQ(v[1].clients, (std::vector<int>{2, 3}));
+  EXPECT_EQ(v[1].time, 46);
+}
+
 TEST(DoubleBarrierChecker, NobodyPassesEarly) {
   History ok_h;
   for (int c = 0; c < 3; ++c) op(ok_h, c, "enter", c, 10);

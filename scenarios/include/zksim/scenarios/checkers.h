@@ -12,6 +12,7 @@
 
 #include "zksim/scenarios/history.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -210,6 +211,16 @@ std::vector<Violation> check_wakeups_progress(const History& h, const std::vecto
 //   unresolved takes at that moment are out of order.
 std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left,
                                    bool at_least_once);
+
+// At-least-once queue (property "claim-exclusion"): an item is held by one
+// consumer at a time. A consumer holds the item its "take" names from the
+// take's ok until the first of: it invokes "ack" of that item, the server
+// expires one of its sessions (`expired`: client -> times; the claim goes
+// with the session, and another consumer may rightly take the item before
+// this one hears), its note "crashed", the end of the run. An expiry or a
+// crash after the take was invoked ends the hold even if it came before
+// the take's ok (the reply was on its way): the hold is then empty.
+std::vector<Violation> check_exclusive_claims(const History& h, const std::map<int, std::vector<TimeMs>>& expired);
 
 // Double barrier, per round (the ops' value names the round): no "enter"
 // ok before `members` enters were invoked; no "leave" ok before every
