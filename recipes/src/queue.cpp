@@ -41,6 +41,18 @@ Task<Result<bool>> exists_surely(Client& zk, std::string path) {
   }
 }
 
+// Deletes our claim `path`, made in `session`, across connection losses,
+// but only while the client is still in that session: once it is in
+// another, the claim went with the old one, and the same path may by now
+// be another consumer's claim (a Curator- or kazoo-like client opens a new
+// session on the same handle after an expiry).
+Task<void> drop_claim(Client& zk, std::string path, SessionId session) {
+  while (zk.session_id() == session) {
+    auto gone = co_await zk.remove(path);
+    if (gone || gone.error() != Error::ConnectionLoss) co_return;
+  }
+}
+
 // The data of `path`, reading again across connection losses.
 Task<Result<DataResponse>> get_data_surely(Client& zk, std::string path) {
   for (;;) {
@@ -160,26 +172,25 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
       if (std::binary_search(claims->children.begin(), claims->children.end(), c.name)) continue;
       any_free = true;
       std::string claim = detail::join(claims_dir(), c.name);
-      auto made = co_await zk_.create(claim, "", CreateMode::Ephemeral);
+      const std::string mine = zk_.unique_id();
+      auto made = co_await zk_.create(claim, mine, CreateMode::Ephemeral);
       if (!made && made.error() == Error::ConnectionLoss) {
-        // Ours if it exists and belongs to this session. Asked until
+        // Ours if it exists and carries this attempt's id: its owner
+        // session cannot tell, since handles sharing a session (threads
+        // of one process) would each take it for theirs. Asked until
         // answered: a claim of ours left unknown would hold the item for
         // as long as the session lives.
-        std::optional<Stat> st;
-        for (;;) {
-          auto found = co_await zk_.exists(claim);
-          if (found) st = *found;
-          if (found || found.error() != Error::ConnectionLoss) break;
-        }
-        if (!st || st->ephemeralOwner != zk_.session_id().value) break;  // look again from the head
+        auto found = co_await get_data_surely(zk_, claim);
+        if (!found || found->data != mine) break;  // look again from the head
       } else if (!made) {
         if (made.error() == Error::NodeExists) continue;
         co_return made.error();
       }
+      const SessionId claimed_in = zk_.session_id();
       std::string item = detail::join(items_dir(), c.name);
       auto data = co_await get_data_surely(zk_, item);
       if (data) co_return Item{item, std::move(data->data)};
-      co_await detail::delete_surely(zk_, claim);  // acked by someone meanwhile
+      co_await drop_claim(zk_, claim, claimed_in);  // acked by someone meanwhile, or our session ended
       if (data.error() != Error::NoNode) co_return data.error();
     }
     if (any_free) continue;

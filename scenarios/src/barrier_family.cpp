@@ -10,7 +10,8 @@
 // barrier member a second waiting handle on its session.
 //
 // Checked: nobody passes early (check_barrier; check_double_barrier, where
-// a member whose session ended has left), liveness, and leaks at
+// a member whose session ended has left), liveness, a double barrier's
+// prompt enters in runs without faults (progress), and leaks at
 // quiescence, the clients still open. Nothing may be left under the
 // directory but the rounds' directories and what nobody could remove
 // because the session of whoever would have ended first: a barrier whose
@@ -148,7 +149,7 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
 
 std::vector<std::string> properties(const std::string& recipe) {
   if (is_single(recipe)) return {"barrier-wait", "liveness", "no-leaks"};
-  return {"barrier-enter", "barrier-leave", "liveness", "no-leaks"};
+  return {"barrier-enter", "barrier-leave", "liveness", "progress", "no-leaks"};
 }
 
 // Whether some op `f` of `value` ended ok.
@@ -190,6 +191,8 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
       }
     }
     append(v, check_double_barrier(s.history, w.clients));
+    // A session timeout: hundreds of round trips in a run without faults.
+    if (no_fault_struck(world.trace())) append(v, check_prompt_enters(s.history, w.clients, w.session_timeout_ms));
   }
   append(v, check_no_pending(s.history, {"raise", "lower", "wait", "enter", "leave"}));
   append(v, check_no_leaks(strays, watches_left(server, timed_out)));

@@ -225,6 +225,221 @@ std::vector<Violation> check_no_pending(const History& h, const std::vector<std:
   return out;
 }
 
+std::vector<Violation> check_all_ok(const History& h, const std::vector<std::string>& fs) {
+  std::vector<Violation> out;
+  for (const Op& o : h.ops()) {
+    if (o.outcome == Outcome::Pending || o.outcome == Outcome::Ok) continue;
+    if (std::find(fs.begin(), fs.end(), o.f) == fs.end()) continue;
+    out.push_back(Violation{"progress",
+                            fmt::format("c{}'s {} invoked at t={} ended {} ({}) at t={} in a run without faults",
+                                        o.client, o.f, o.invoked, outcome_name(o.outcome), error_name(o.error),
+                                        o.completed),
+                            {o.client}, o.completed});
+  }
+  return out;
+}
+
+std::vector<Violation> check_prompt_takes(const History& h, TimeMs within_ms) {
+  std::map<std::string, TimeMs> put;    // item -> when its put ended ok
+  std::map<std::string, TimeMs> taken;  // item -> when its first ok take ended
+  std::vector<const Op*> takes;
+  for (const Op& o : h.ops()) {
+    if (o.f == "put" && o.outcome == Outcome::Ok) put.emplace(o.value, o.completed);
+    if (o.f != "take" || o.outcome == Outcome::Pending) continue;
+    takes.push_back(&o);
+    if (o.outcome == Outcome::Ok) {
+      auto [it, first] = taken.emplace(o.value, o.completed);
+      if (!first) it->second = std::min(it->second, o.completed);
+    }
+  }
+  std::vector<Violation> out;
+  for (const Op* x : takes) {
+    for (const auto& [item, p] : put) {
+      const TimeMs since = std::max(x->invoked, p);
+      auto t = taken.find(item);
+      const TimeMs free_until = std::min(x->completed, t == taken.end() ? INT64_MAX : t->second);
+      if (since + within_ms >= free_until) continue;
+      out.push_back(Violation{"progress",
+                              fmt::format("c{}'s take invoked at t={} was still waiting at t={}, {} ms after item "
+                                          "{} (put at t={}) was free to take, in a run without faults",
+                                          x->client, x->invoked, since + within_ms, within_ms, item, p),
+                              {x->client}, since + within_ms});
+      break;
+    }
+  }
+  return out;
+}
+
+std::vector<Violation> check_prompt_enters(const History& h, int members, TimeMs within_ms) {
+  std::map<std::string, std::vector<const Op*>> rounds;
+  for (const Op& o : h.ops()) {
+    if (o.f == "enter") rounds[o.value].push_back(&o);
+  }
+  std::vector<Violation> out;
+  for (const auto& [round, ops] : rounds) {
+    const Op* first_failed = nullptr;
+    for (const Op* o : ops) {
+      if (o->outcome == Outcome::Pending || o->outcome == Outcome::Ok) continue;
+      if (!first_failed || o->complete_seq < first_failed->complete_seq) first_failed = o;
+    }
+    if (!first_failed) continue;
+    std::vector<TimeMs> invoked;
+    for (const Op* o : ops) invoked.push_back(o->invoked);
+    std::sort(invoked.begin(), invoked.end());
+    if (members < 1 || static_cast<int>(invoked.size()) < members) continue;
+    const TimeMs all_arrived = invoked[static_cast<std::size_t>(members - 1)];
+    if (all_arrived + within_ms > first_failed->completed) continue;
+    out.push_back(Violation{"progress",
+                            fmt::format("c{}'s enter of {} ended {} ({}) at t={}, though all {} members had "
+                                        "entered by t={}, in a run without faults",
+                                        first_failed->client, round, outcome_name(first_failed->outcome),
+                                        error_name(first_failed->error), first_failed->completed, members,
+                                        all_arrived),
+                            {first_failed->client}, first_failed->completed});
+  }
+  return out;
+}
+
+std::vector<Violation> check_holds_after_loss(const History& h, const std::vector<std::string>& acquires) {
+  // Each client's notes and acquire invocations, in recording order.
+  struct Mark {
+    std::uint64_t seq;
+    TimeMs time;
+    int client;
+    char what;  // 'l' lost, 'h' holds, 'a' acquire invoked
+  };
+  std::vector<Mark> marks;
+  for (const Note& n : h.notes()) {
+    if (n.what == "lost") marks.push_back({n.seq, n.time, n.client, 'l'});
+    if (n.what == "holds") marks.push_back({n.seq, n.time, n.client, 'h'});
+  }
+  for (const Op& o : h.ops()) {
+    if (std::find(acquires.begin(), acquires.end(), o.f) != acquires.end()) {
+      marks.push_back({o.invoke_seq, o.invoked, o.client, 'a'});
+    }
+  }
+  std::sort(marks.begin(), marks.end(), [](const Mark& a, const Mark& b) { return a.seq < b.seq; });
+  std::map<int, TimeMs> lost_at;  // client -> when it was told "lost", until it acquires again
+  std::vector<Violation> out;
+  for (const Mark& m : marks) {
+    if (m.what == 'l') {
+      lost_at.emplace(m.client, m.time);
+    } else if (m.what == 'a') {
+      lost_at.erase(m.client);
+    } else if (auto it = lost_at.find(m.client); it != lost_at.end()) {
+      out.push_back(Violation{"holds-after-loss",
+                              fmt::format("c{}'s recipe said it still holds at t={}, after it told c{} at t={} "
+                                          "that its session was lost",
+                                          m.client, m.time, m.client, it->second),
+                              {m.client}, m.time});
+      lost_at.erase(it);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// A wake-up as count_wakeups defines it: the call it woke, and whether
+// that call made progress.
+struct Wakeup {
+  Delivery at;
+  const Op* call = nullptr;
+  bool progressed = false;
+};
+
+std::vector<Wakeup> wakeups_of(const History& h, const std::vector<Delivery>& deliveries) {
+  std::map<int, std::vector<const Op*>> calls;  // client -> its calls, in invocation order
+  for (const Op& o : h.ops()) calls[o.client].push_back(&o);
+  std::map<int, std::vector<TimeMs>> times;  // client -> its deliveries' times
+  for (const Delivery& d : deliveries) times[d.client].push_back(d.time);
+  std::vector<Wakeup> out;
+  for (const auto& [client, at] : times) {
+    const std::vector<const Op*>& ops = calls[client];
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      auto in_call = std::find_if(ops.begin(), ops.end(), [&](const Op* o) {
+        return o->invoked <= at[i] && (o->outcome == Outcome::Pending || o->completed >= at[i]);
+      });
+      if (in_call == ops.end()) continue;
+      const Op& o = **in_call;
+      const TimeMs next = i + 1 < at.size() ? at[i + 1] : INT64_MAX;
+      out.push_back(Wakeup{Delivery{client, at[i]}, &o, o.outcome == Outcome::Ok && o.completed <= next});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+WakeupTally count_wakeups(const History& h, const std::vector<Delivery>& deliveries) {
+  WakeupTally out;
+  for (const Wakeup& w : wakeups_of(h, deliveries)) {
+    ++out.wakeups;
+    out.without_progress += w.progressed ? 0 : 1;
+  }
+  return out;
+}
+
+std::vector<Violation> check_wakeups_progress(const History& h, const std::vector<Delivery>& deliveries) {
+  std::vector<Violation> out;
+  std::set<int> reported;  // a client's first wake-up without progress stands for the rest
+  for (const Wakeup& w : wakeups_of(h, deliveries)) {
+    if (w.progressed || !reported.insert(w.at.client).second) continue;
+    out.push_back(Violation{"progress",
+                            fmt::format("c{} was woken at t={} in its {} (invoked at t={}) and was not granted "
+                                        "before it waited again, in a run without faults or timeouts",
+                                        w.at.client, w.at.time, w.call->f, w.call->invoked),
+                            {w.at.client}, w.at.time});
+  }
+  std::sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
+  return out;
+}
+
+std::vector<Violation> check_exclusive_claims(const History& h, const std::map<int, std::vector<TimeMs>>& expired) {
+  std::map<int, std::vector<TimeMs>> ends = expired;  // client -> when its claims may have gone
+  for (const Note& n : h.notes()) {
+    if (n.what == "crashed") ends[n.client].push_back(n.time);
+  }
+  struct Hold {
+    int client;
+    TimeMs from, to;  // [from, to)
+  };
+  std::map<std::string, std::vector<Hold>> holds;  // item -> its holds, by the take's recording order
+  for (const Op& o : h.ops()) {
+    if (o.f != "take" || o.outcome != Outcome::Ok) continue;
+    TimeMs to = INT64_MAX;
+    for (const Op& a : h.ops()) {
+      if (a.f == "ack" && a.client == o.client && a.value == o.value && a.invoke_seq > o.complete_seq) {
+        to = a.invoked;
+        break;
+      }
+    }
+    // An end during the take counts too: the claim may have gone with
+    // the session before the take's reply arrived.
+    for (TimeMs end : ends[o.client]) {
+      if (end >= o.invoked) to = std::min(to, end);
+    }
+    holds[o.value].push_back(Hold{o.client, o.completed, to});
+  }
+  std::vector<Violation> out;
+  for (const auto& [item, hs] : holds) {
+    for (std::size_t i = 0; i < hs.size(); ++i) {
+      for (std::size_t j = i + 1; j < hs.size(); ++j) {
+        const Hold& a = hs[i];
+        const Hold& b = hs[j];
+        if (a.client == b.client || b.from >= a.to || a.from >= b.to) continue;
+        out.push_back(Violation{"claim-exclusion",
+                                fmt::format("c{} and c{} both held item {} at t={}",
+                                            a.client, b.client, item, std::max(a.from, b.from)),
+                                {std::min(a.client, b.client), std::max(a.client, b.client)},
+                                std::max(a.from, b.from)});
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
+  return out;
+}
+
 std::vector<Violation> check_fenced_counter(int accepted_increments, int final_value) {
   if (accepted_increments == final_value) return {};
   return {Violation{"fenced-exclusion",

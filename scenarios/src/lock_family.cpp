@@ -207,6 +207,24 @@ Round draw_round(DecisionSource& d, const Workload& w, bool write) {
   return r;
 }
 
+// What a holder knows of its recipe, shared with the recipe's hold
+// listener: the recipe to ask, the side it last acquired or worked under,
+// and whether the recipe told it "lost" since it last invoked an acquire.
+struct Asker {
+  AnyLock* lock = nullptr;
+  bool write = false;
+  bool told_lost = false;
+};
+
+// Asks the recipe whether it still holds; a yes after it told the holder
+// "lost" is noted "holds" for check_holds_after_loss (the only yes that
+// property judges, so no other is noted).
+bool ask_holds(const Asker& a, History& h, int id, TimeMs now) {
+  const bool held = a.lock && a.lock->holds(a.write);
+  if (held && a.told_lost) h.note(id, now, "holds");
+  return held;
+}
+
 // What a client's calls share; lives in lock_client's frame.
 struct Holder {
   Client& zk;
@@ -214,6 +232,7 @@ struct Holder {
   const Workload& w;
   Shared& s;
   AnyLock& lock;
+  Asker& asker;
   bool rw;
   std::string call(const char* f, bool write) const {
     return rw ? fmt::format("{}-{}", f, write ? "write" : "read") : std::string(f);
@@ -224,6 +243,8 @@ struct Holder {
 // a node this holder already holds (see server_view).
 Task<std::optional<Grant>> acquire_once(const Holder& h, bool write, TimeMs timeout_ms, std::string held) {
   auto op = h.s.history.invoke(h.id, h.call("acquire", write), h.zk.now());
+  h.asker.write = write;
+  h.asker.told_lost = false;
   auto g = co_await h.lock.acquire(write, timeout_ms);
   if (!g) {
     record_failure(h.s.history, op, h.zk.now(), g.error());
@@ -248,9 +269,10 @@ Task<> release_once(const Holder& h, bool write) {
 // side `write`; true if it held to the end.
 Task<bool> work(const Holder& h, bool write) {
   bool held = true;
+  h.asker.write = write;
   for (int slice = 0; slice < 3 && held; ++slice) {
     co_await h.zk.sleep(std::max<TimeMs>(h.w.hold_ms / 3, 1));
-    held = h.lock.holds(write);
+    held = ask_holds(h.asker, h.s.history, h.id, h.zk.now());
   }
   co_return held;
 }
@@ -282,9 +304,10 @@ Task<bool> section(const Holder& h, bool write, TimeMs timeout_ms, int depth, bo
   co_return true;
 }
 
-Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<AnyLock> lock, bool write,
-                   DecisionSource& decisions) {
-  const Holder h{zk, id, w, s, *lock, is_rw(w.recipe)};
+Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<AnyLock> lock,
+                   std::shared_ptr<Asker> asker, DecisionSource& decisions) {
+  const bool write = asker->write;
+  const Holder h{zk, id, w, s, *lock, *asker, is_rw(w.recipe)};
   for (int round = 0; round < w.rounds && !session_over(zk); ++round) {
     const Round r = draw_round(decisions, w, write);
     if (r.shape == Round::Shape::ReadThenWrite) {
@@ -303,12 +326,20 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
 // session); "" on success.
 std::string spawn_holder(World& world, Client& zk, const Workload& w, Shared& s) {
   const int id = world.id(zk);
-  HoldListener on_hold = [&s, &zk, id](recipes::HoldEvent e) {
+  auto asker = std::make_shared<Asker>();
+  asker->write = writes(id);
+  // At the instant the recipe tells "lost", it must already say it does
+  // not hold: that is when its holder stops trusting it.
+  HoldListener on_hold = [&s, &zk, id, asker](recipes::HoldEvent e) {
     s.history.note(id, zk.now(), recipes::hold_event_name(e));
+    if (e != recipes::HoldEvent::Lost) return;
+    asker->told_lost = true;
+    ask_holds(*asker, s.history, id, zk.now());
   };
   auto lock = make_lock(w, zk, id, std::move(on_hold));
   if (!lock) return fmt::format("unknown recipe '{}'", w.recipe);
-  world.spawn(zk, lock_client(zk, id, w, s, std::move(lock), writes(id), world.decisions()));
+  asker->lock = lock.get();
+  world.spawn(zk, lock_client(zk, id, w, s, std::move(lock), std::move(asker), world.decisions()));
   return {};
 }
 
@@ -326,6 +357,14 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
   return {};
 }
 
+// The recipes that tell their holder of session news (make_lock hands them
+// the hold listener), whose belief after a loss can be asked.
+bool tells_loss(const std::string& r) {
+  return r == "lock" || r == "rw-lock" || r == "semaphore" || r == "election" ||
+         r == "flawed/stale-node-election" || r == "flawed/node-events-only-lock" ||
+         r == "flawed/unsynchronized-wait-lock" || r == "flawed/eager-downgrade-rw-lock";
+}
+
 std::vector<std::string> properties(const std::string& r) {
   std::vector<std::string> out;
   if (is_rw(r)) {
@@ -336,7 +375,9 @@ std::vector<std::string> properties(const std::string& r) {
     out = {is_election(r) ? "one-leader" : "mutual-exclusion", "server-exclusion", "fifo",
            "herd-effect", "fenced-exclusion"};
   }
+  if (tells_loss(r)) out.push_back("holds-after-loss");
   out.push_back("liveness");
+  out.push_back("progress");
   out.push_back("no-leaks");
   return out;
 }
@@ -518,8 +559,24 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     append(v, check_herd(worst, 1));
   }
   if (r != "semaphore") append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));
+  const std::vector<std::string> acquires{"acquire", "acquire-read", "acquire-write"};
+  append(v, check_holds_after_loss(s.history, acquires));
   append(v, check_no_pending(s.history, {"acquire", "acquire-read", "acquire-write", "release",
                                          "release-read", "release-write"}));
+  // Without a timeout (none drawn either: not varied) an acquire waits as
+  // long as it takes; and a waiter
+  // whose watched node goes only when its turn came is granted when woken
+  // (a read/write lock's writer may be woken by a reader while an older
+  // reader holds; the semaphore's waiter watches the n-th node ahead, so
+  // when a nearer one goes first it may be woken and still have to wait).
+  if (w.timeout_ms < 0 && !w.varied && no_fault_struck(world.trace())) {
+    append(v, check_all_ok(s.history, acquires));
+    if (r != "semaphore") {
+      std::vector<Delivery> woken = deliveries_of(world.trace());
+      if (is_rw(r)) std::erase_if(woken, [](const Delivery& d) { return writes(d.client); });
+      append(v, check_wakeups_progress(s.history, woken));
+    }
+  }
   append(v, check_no_leaks(world.server().children(kDir), world.server().watch_count()));
 }
 

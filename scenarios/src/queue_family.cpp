@@ -8,7 +8,9 @@
 // second handle on its session, producing or consuming like the client.
 //
 // Checked: check_queue (at least once for the locking queue) against the
-// items still on the server, liveness, and leaks at quiescence, the clients
+// items still on the server, liveness, prompt takes in runs without faults
+// (progress), one holder per item of the locking queue (claim-exclusion),
+// and leaks at quiescence, the clients
 // still open: nothing in the queue's directory but queued items (and the
 // locking queue's two directories, with no claim left), and no watch but
 // the child watches of takes that timed out (a one-shot watch stays until
@@ -171,8 +173,10 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
 }
 
 std::vector<std::string> properties(const std::string& recipe) {
-  if (at_least_once(recipe)) return {"queue-no-loss", "queue-no-phantoms", "queue-fifo", "liveness", "no-leaks"};
-  return {"queue-no-loss", "queue-no-duplicates", "queue-no-phantoms", "queue-fifo", "liveness", "no-leaks"};
+  if (at_least_once(recipe)) {
+    return {"queue-no-loss", "queue-no-phantoms", "queue-fifo", "claim-exclusion", "liveness", "progress", "no-leaks"};
+  }
+  return {"queue-no-loss", "queue-no-duplicates", "queue-no-phantoms", "queue-fifo", "liveness", "progress", "no-leaks"};
 }
 
 // The values of the items under `dir` (nodes carrying the queue's marker);
@@ -189,6 +193,23 @@ std::vector<std::string> items_in(const Server& server, const std::string& dir, 
     }
   }
   return values;
+}
+
+// When the server expired each client's sessions; a session shared by
+// several handles (World::share) counts for each of them.
+std::map<int, std::vector<TimeMs>> expiries(const Trace& trace) {
+  std::map<std::int64_t, std::set<int>> clients_of;  // session id -> the clients seen in it
+  for (const TraceEvent& e : trace.events()) {
+    if (e.client >= 0 && e.session.value != 0) clients_of[e.session.value].insert(e.client);
+  }
+  std::map<int, std::vector<TimeMs>> out;
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind != TraceKind::Server || e.code != static_cast<std::int32_t>(ServerAction::SessionExpired)) continue;
+    auto c = clients_of.find(e.session.value);
+    if (c == clients_of.end()) continue;
+    for (int client : c->second) out[client].push_back(e.time);
+  }
+  return out;
 }
 
 void check(World& world, const Workload& w, Shared& s, RunResult& out) {
@@ -216,6 +237,9 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   note_expiries(world.trace(), s.sharers, with_expiries);
   append(v, check_queue(with_expiries, left, at_least_once(w.recipe)));
   append(v, check_no_pending(s.history, {"put", "take", "ack"}));
+  // A session timeout: hundreds of round trips in a run without faults.
+  if (at_least_once(w.recipe)) append(v, check_exclusive_claims(s.history, expiries(world.trace())));
+  if (no_fault_struck(world.trace())) append(v, check_prompt_takes(s.history, w.session_timeout_ms));
   append(v, check_no_leaks(strays, watches_left(server, take_timed_out)));
 }
 

@@ -50,6 +50,21 @@ void append(std::vector<Violation>& to, std::vector<Violation> from) {
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
 }
 
+bool no_fault_struck(const Trace& trace) {
+  return std::none_of(trace.events().begin(), trace.events().end(),
+                      [](const TraceEvent& e) { return e.kind == TraceKind::Fault; });
+}
+
+std::vector<Delivery> deliveries_of(const Trace& trace) {
+  std::vector<Delivery> out;
+  for (const TraceEvent& e : trace.events()) {
+    if (e.kind == TraceKind::Watch && static_cast<EventType>(e.code) != EventType::None) {
+      out.push_back(Delivery{e.client, e.time});
+    }
+  }
+  return out;
+}
+
 std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed) {
   std::size_t n = 0;
   for (SessionId session : server.sessions()) {
@@ -131,12 +146,11 @@ const std::vector<std::string>& recipe_names() {
 
 const std::vector<std::string>& property_names() {
   static const std::vector<std::string> names{
-      "mutual-exclusion", "read-write-exclusion", "semaphore-leases", "one-leader",
-      "server-exclusion", "fifo",               "herd-effect",      "fenced-exclusion",
-      "queue-no-loss",
-      "queue-no-duplicates", "queue-no-phantoms", "queue-fifo",     "barrier-enter",
-      "barrier-leave",    "barrier-wait",         "liveness",         "no-leaks",
-      "runaway"};
+      "mutual-exclusion",    "read-write-exclusion", "semaphore-leases", "one-leader",
+      "server-exclusion",    "fifo",                 "herd-effect",      "fenced-exclusion",
+      "holds-after-loss",    "queue-no-loss",        "queue-no-duplicates", "queue-no-phantoms",
+      "queue-fifo",          "claim-exclusion",      "barrier-enter",    "barrier-leave",    "barrier-wait",
+      "liveness",            "progress",             "no-leaks",         "runaway"};
   return names;
 }
 
@@ -319,9 +333,12 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   family->check(world, w, s, out);
   std::vector<Violation>& v = out.violations;
   if (runaway) {
-    // Cut short: waiters that never returned and nodes left behind say
-    // nothing; what happened before the cut (exclusion, order) still counts.
-    std::erase_if(v, [](const Violation& x) { return x.property == "liveness" || x.property == "no-leaks"; });
+    // Cut short: waiters that never returned or returned late, and nodes
+    // left behind, say nothing; what happened before the cut (exclusion,
+    // order) still counts.
+    std::erase_if(v, [](const Violation& x) {
+      return x.property == "liveness" || x.property == "progress" || x.property == "no-leaks";
+    });
     // Who was still in a call, and in which: where the work without end is.
     std::vector<int> clients;
     std::string calls;
@@ -338,6 +355,9 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   }
   std::stable_sort(v.begin(), v.end(), [](const Violation& a, const Violation& b) { return a.time < b.time; });
 
+  const WakeupTally woken = count_wakeups(s.history, detail::deliveries_of(world.trace()));
+  out.wakeups = woken.wakeups;
+  out.wakeups_without_progress = woken.without_progress;
   out.probes = count_probes(world.trace().events(), s.history);
   out.history = std::move(s.history);
   out.completed_rounds = s.completed_rounds;

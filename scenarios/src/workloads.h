@@ -70,6 +70,12 @@ TimeMs drawn_timeout(DecisionSource& d, TimeMs timeout_ms);
 // client `zk`'s session, named after it ("c<i>-2"), noted in s.sharers;
 // nullptr otherwise.
 Client* drawn_share(World& world, Client& zk, Shared& s);
+// Whether no fault (scripted or drawn, of any class) struck in the run:
+// the runs "progress" judges.
+bool no_fault_struck(const Trace& trace);
+// The watch events (node and child changes, not session events) delivered
+// to the clients, in delivery order: what count_wakeups reads.
+std::vector<Delivery> deliveries_of(const Trace& trace);
 // The watches left on the server that `allowed` does not excuse; a watch is
 // named as Server::watches_of names it ("data /a", "child /a", ...).
 std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed);

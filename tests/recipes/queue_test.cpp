@@ -326,13 +326,13 @@ TEST(LockingQueue, ALostReadDuringTakeKeepsTheClaimAndTheOrder) {
 
 TEST(LockingQueue, AClaimWhoseReplyAndCheckWereLostIsNotOrphaned) {
   // The claim on "a" is made but its reply is lost, and so is the first
-  // check whether it exists. Giving up on it would leave "a" held by our
+  // read of it (is it there, with this attempt's id?). Giving up on it would leave "a" held by our
   // own live session (and hand out "b" first).
   ListDecisions d({});
   World w(quiet(), d);
   Client& c = w.open("c");
   w.schedule(on_nth(FaultKind::DropAfterApply, 0, request_kind<CreateRequest>, 1, kQueue + "/claims/"));
-  w.schedule(on_nth(FaultKind::DropBeforeApply, 0, request_kind<ExistsRequest>, 1, kQueue + "/claims/"));
+  w.schedule(on_nth(FaultKind::DropBeforeApply, 0, request_kind<GetDataRequest>, 1, kQueue + "/claims/"));
   std::vector<std::string> taken;
   w.spawn(c, [](Client& c, std::vector<std::string>& taken) -> Task<> {
     LockingQueue q(c, kQueue);
@@ -347,9 +347,38 @@ TEST(LockingQueue, AClaimWhoseReplyAndCheckWereLostIsNotOrphaned) {
   }(c, taken));
   ASSERT_TRUE(w.run_until_done(100'000));
   EXPECT_EQ(responses(w, 0, request_kind<CreateRequest>, Error::ConnectionLoss), 1);
-  EXPECT_EQ(responses(w, 0, request_kind<ExistsRequest>, Error::ConnectionLoss), 1);
+  EXPECT_EQ(responses(w, 0, request_kind<GetDataRequest>, Error::ConnectionLoss), 1);
   EXPECT_EQ(taken, (std::vector<std::string>{"a", "b"}));
   expect_locking_queue_empty(w);
+}
+
+// Two handles on one session (threads of one process) claim the same item;
+// the second's create is lost before it applied. The claim it then finds
+// is the first's, in its own session: only the attempt's id in the claim
+// tells them apart, so it must move on to the next item.
+TEST(LockingQueue, HandlesSharingASessionTellTheirClaimsApart) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& a = w.open("a");
+  Client& b = w.share(a, "b");
+  w.schedule(on_nth(FaultKind::DropBeforeApply, w.id(b), request_kind<CreateRequest>, 1, kQueue + "/claims/"));
+  run(w, a, [](Client& c) -> Task<> {
+    LockingQueue q(c, kQueue);
+    co_await q.put("x");
+    co_await q.put("y");
+  }(a));
+  std::vector<std::string> taken;
+  for (Client* c : {&a, &b}) {
+    w.spawn(*c, [](Client& c, std::vector<std::string>& taken) -> Task<> {
+      LockingQueue q(c, kQueue);
+      auto got = co_await q.take(1000);
+      if (got) taken.push_back(got->data);
+    }(*c, taken));
+  }
+  ASSERT_TRUE(w.run_until_done(100'000));
+  EXPECT_EQ(responses(w, w.id(b), request_kind<CreateRequest>, Error::ConnectionLoss), 1);
+  std::sort(taken.begin(), taken.end());
+  EXPECT_EQ(taken, (std::vector<std::string>{"x", "y"}));
 }
 
 }  // namespace

@@ -169,6 +169,127 @@ TEST(LivenessChecker, ACrashedClientsCallsDoNotCount) {
   EXPECT_TRUE(check_no_pending(h, {"acquire"}).empty());
 }
 
+TEST(ProgressChecker, EveryAcquireWithoutTimeoutThatEndedEndedOk) {
+  History h;
+  op(h, 0, "acquire", 0, 10);
+  op(h, 0, "release", 20, 21);
+  op(h, 1, "release", 30, 31, Outcome::Fail);  // not an acquire
+  h.invoke(2, "acquire", 40);                   // pending: liveness's to judge
+  EXPECT_TRUE(check_all_ok(h, {"acquire"}).empty());
+
+  op(h, 1, "acquire", 5, 6, Outcome::Fail);
+  op(h, 3, "acquire", 7, 9, Outcome::Info);
+  auto v = check_all_ok(h, {"acquire"});
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].property, "progress");
+  EXPECT_EQ(v[0].clients, std::vector<int>{1});
+  EXPECT_EQ(v[0].time, 6);
+  EXPECT_EQ(v[1].clients, std::vector<int>{3});
+}
+
+TEST(ProgressChecker, NoTakeWaitsWhileAnItemNobodyTookIsQueued) {
+  History h;
+  op(h, 1, "take", 0, 3000, Outcome::Ok, "a");  // waited on an empty queue
+  op(h, 0, "put", 2990, 2995, Outcome::Ok, "a");
+  op(h, 0, "put", 3000, 3001, Outcome::Ok, "b");
+  op(h, 2, "take", 100, 3500, Outcome::Ok, "c");  // "b" went to client 3 at once
+  op(h, 3, "take", 3002, 3004, Outcome::Ok, "b");
+  op(h, 0, "put", 3300, 3301, Outcome::Ok, "c");
+  op(h, 1, "take", 3010, 3100, Outcome::Fail);  // timed out, too soon to tell
+  EXPECT_TRUE(check_prompt_takes(h, 1000).empty());
+
+  History late;
+  op(late, 0, "put", 10, 12, Outcome::Ok, "a");
+  op(late, 1, "take", 0, 4000, Outcome::Ok, "a");  // woken only by its timeout
+  op(late, 2, "take", 100, 4100, Outcome::Fail);   // "a" was free till t=4000
+  auto v = check_prompt_takes(late, 1000);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].property, "progress");
+  EXPECT_EQ(v[0].clients, std::vector<int>{1});
+  EXPECT_EQ(v[0].time, 1012);
+  EXPECT_EQ(v[1].clients, std::vector<int>{2});
+  EXPECT_EQ(v[1].time, 1100);
+}
+
+TEST(ProgressChecker, TheFirstEnterToFailEndsBeforeAllMembersArrivedLongAgo) {
+  History h;
+  op(h, 0, "enter", 0, 4000, Outcome::Fail, "r0");  // member 2 came late
+  op(h, 1, "enter", 1, 4001, Outcome::Fail, "r0");
+  op(h, 2, "enter", 3500, 4100, Outcome::Fail, "r0");
+  for (int c = 0; c < 3; ++c) op(h, c, "enter", 5000 + c, 5010, Outcome::Ok, "r1");
+  op(h, 0, "enter", 6000, 6010, Outcome::Fail, "r2");  // one of three: nobody to wait for
+  EXPECT_TRUE(check_prompt_enters(h, 3, 1000).empty());
+
+  History stuck;
+  for (int c = 0; c < 3; ++c) op(stuck, c, "enter", c, 4000 + c, Outcome::Fail, "r0");
+  auto v = check_prompt_enters(stuck, 3, 1000);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "progress");
+  EXPECT_EQ(v[0].clients, std::vector<int>{0});
+  EXPECT_EQ(v[0].time, 4000);
+}
+
+TEST(HoldsAfterLossChecker, ARecipeThatToldLostSaysHoldsOnlyAfterANewAcquire) {
+  History h;
+  op(h, 0, "acquire", 0, 10);
+  h.note(0, 15, "holds");  // before any loss
+  h.note(0, 20, "lost");
+  op(h, 0, "release", 30, 31);
+  op(h, 0, "acquire", 40, 50);  // granted anew (a new session)
+  h.note(0, 60, "holds");
+  h.note(1, 70, "lost");
+  h.note(2, 75, "holds");  // another client's loss says nothing of it
+  EXPECT_TRUE(check_holds_after_loss(h, {"acquire"}).empty());
+
+  h.note(1, 80, "holds");
+  h.note(1, 90, "holds");  // the same loss: reported once
+  auto v = check_holds_after_loss(h, {"acquire"});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "holds-after-loss");
+  EXPECT_EQ(v[0].clients, std::vector<int>{1});
+  EXPECT_EQ(v[0].time, 80);
+
+  History same_instant;  // the listener asks at the instant it tells
+  op(same_instant, 0, "acquire", 0, 10);
+  same_instant.note(0, 20, "lost");
+  same_instant.note(0, 20, "holds");
+  EXPECT_EQ(check_holds_after_loss(same_instant, {"acquire"}).size(), 1u);
+}
+
+TEST(WakeupCount, AWakeUpWithoutProgressIsOneAfterWhichTheCallWaitedAgainOrFailed) {
+  History h;
+  op(h, 0, "acquire", 0, 50);                          // woken at 40, granted: progress
+  op(h, 1, "acquire", 0, 100);                         // woken at 40 and 90: the first re-waited
+  op(h, 2, "take", 0, 200, Outcome::Fail);             // woken at 60, then timed out
+  op(h, 3, "acquire", 0, 10);                          // woken at 30, in no call: not a wake-up
+  h.invoke(0, "acquire", 300);                         // woken at 310, never ended
+  const std::vector<Delivery> d{{0, 40}, {1, 40}, {3, 30}, {2, 60}, {1, 90}, {0, 310}};
+  const WakeupTally t = count_wakeups(h, d);
+  EXPECT_EQ(t.wakeups, 5);
+  EXPECT_EQ(t.without_progress, 3);
+
+  History granted;
+  op(granted, 0, "acquire", 0, 50);
+  EXPECT_EQ(count_wakeups(granted, {{0, 40}}).without_progress, 0);
+  EXPECT_EQ(count_wakeups(granted, {}).wakeups, 0);
+}
+
+TEST(ProgressChecker, EveryWakeUpOfAWaiterWhoseTurnCameIsFollowedByItsGrant) {
+  History h;
+  op(h, 1, "acquire", 0, 50);   // woken at 40 by its predecessor's release
+  op(h, 2, "acquire", 0, 90);   // woken at 85
+  op(h, 1, "release", 60, 61);  // a watch event outside any wait is no wake-up
+  EXPECT_TRUE(check_wakeups_progress(h, {{1, 40}, {2, 85}, {1, 70}}).empty());
+
+  // Woken at 40 and 60, it waited again and was granted only after the
+  // next one: the first such wake-up stands for the client.
+  auto v = check_wakeups_progress(h, {{2, 40}, {2, 60}, {2, 85}});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "progress");
+  EXPECT_EQ(v[0].clients, std::vector<int>{2});
+  EXPECT_EQ(v[0].time, 40);
+}
+
 TEST(FencedCounterChecker, LostUpdatesFail) {
   EXPECT_TRUE(check_fenced_counter(4, 4).empty());
   EXPECT_EQ(check_fenced_counter(5, 4).size(), 1u);
@@ -371,6 +492,36 @@ TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverla
   op(again, 2, "take", 13, 15, Outcome::Ok, "b");
   op(again, 2, "take", 16, 20, Outcome::Ok, "a");
   EXPECT_TRUE(check_queue(again, {}, true).empty());
+}
+
+TEST(ClaimExclusionChecker, AnItemIsHeldByOneConsumerAtATime) {
+  History h;
+  op(h, 1, "take", 0, 10, Outcome::Ok, "a");
+  op(h, 1, "ack", 20, 30, Outcome::Fail, "a");   // held until the ack was invoked
+  op(h, 2, "take", 15, 25, Outcome::Ok, "a");    // granted again once 1 let go
+  op(h, 2, "ack", 40, 41, Outcome::Ok, "a");
+  op(h, 3, "take", 0, 12, Outcome::Ok, "b");
+  op(h, 3, "take", 50, 60, Outcome::Fail);        // a failed take holds nothing
+  op(h, 4, "take", 70, 71, Outcome::Ok, "c");
+  op(h, 5, "take", 80, 90, Outcome::Ok, "c");    // 4's session expired at 75: its claim went
+  op(h, 6, "take", 70, 72, Outcome::Ok, "d");
+  h.note(6, 76, "crashed");
+  op(h, 7, "take", 80, 91, Outcome::Ok, "d");    // 6 crashed (and its session expired later)
+  op(h, 8, "take", 100, 110, Outcome::Ok, "e");  // its session expired at 105, before the reply came
+  op(h, 9, "take", 106, 108, Outcome::Ok, "e");
+  const std::map<int, std::vector<TimeMs>> expired{{4, {75}}, {6, {79}}, {8, {105}}};
+  EXPECT_TRUE(check_exclusive_claims(h, expired).empty());
+
+  op(h, 1, "take", 35, 38, Outcome::Ok, "a");    // while 2 still holds it
+  op(h, 2, "take", 45, 46, Outcome::Ok, "b");    // 3 never acked "b"
+  EXPECT_EQ(check_exclusive_claims(h, {{4, {75}}, {6, {79}}, {8, {105}}, {3, {20}}}).size(), 1u);  // 3's expiry came before
+  auto v = check_exclusive_claims(h, expired);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].property, "claim-exclusion");
+  EXPECT_EQ(v[0].clients, (std::vector<int>{1, 2}));
+  EXPECT_EQ(v[0].time, 38);
+  EXPECT_EQ(v[1].clients, (std::vector<int>{2, 3}));
+  EXPECT_EQ(v[1].time, 46);
 }
 
 TEST(DoubleBarrierChecker, NobodyPassesEarly) {

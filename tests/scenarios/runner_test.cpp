@@ -154,6 +154,21 @@ TEST(Runner, TimedOutAcquiresLeaveNoStaleWatchesBehind) {
 
 // The same, with every correct recipe, without faults and under each fault
 // class: holds longer than the timeouts, so most acquires give up.
+TEST(Runner, WakeUpsWithoutProgressAreCountedAndNotJudged) {
+  // The lock wakes only the next in line, who is then granted; every
+  // waiting consumer of the queue wakes for each put, and all but one
+  // wait again, which the queue allows.
+  SeededDecisions d1(1), d2(1);
+  RunResult lock = run(Workload{.recipe = "lock", .clients = 5, .rounds = 3}, d1, {});
+  RunResult queue = run(Workload{.recipe = "queue", .clients = 5, .rounds = 3}, d2, {});
+  EXPECT_GT(lock.wakeups, 0);
+  EXPECT_EQ(lock.wakeups_without_progress, 0);
+  EXPECT_TRUE(lock.violations.empty()) << describe(lock);
+  EXPECT_GT(queue.wakeups_without_progress, 0);
+  EXPECT_LT(queue.wakeups_without_progress, queue.wakeups);
+  EXPECT_TRUE(queue.violations.empty()) << describe(queue);
+}
+
 TEST(Runner, CorrectRecipesHoldEveryPropertyWhenAcquiresTimeOut) {
   for (const char* recipe : {"lock", "rw-lock", "semaphore", "election"}) {
     for (int k = -1; k < static_cast<int>(std::size(kAllFaults)); ++k) {

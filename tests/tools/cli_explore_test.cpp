@@ -69,6 +69,22 @@ TEST(CliExplore, AViolationIsShrunkWrittenAndReplays) {
   EXPECT_TRUE(liveness);
 }
 
+TEST(CliExplore, ReportsWakeUpsWithoutProgress) {
+  TempDir d;
+  const std::vector<std::string> herd{"explore", "--recipe", "flawed/herd-lock", "--runs", "5", "--clients", "4",
+                                      "--rounds", "3", "--shrink-runs", "0", "--out", d.path()};
+  Ran j = zksim(with(herd, {"--json"}));
+  ASSERT_EQ(j.status, 1) << j.err;
+  const nlohmann::json doc = parse_json(j.out);
+  EXPECT_GT(doc["wakeups_without_progress"].get<std::int64_t>(), 0) << j.out;
+  EXPECT_LT(doc["wakeups_without_progress"].get<std::int64_t>(), doc["wakeups"].get<std::int64_t>()) << j.out;
+  Ran text = zksim(herd);
+  const std::string line = "wake-ups without progress: " +
+                           std::to_string(doc["wakeups_without_progress"].get<std::int64_t>()) + " of " +
+                           std::to_string(doc["wakeups"].get<std::int64_t>()) + " (measured, not judged)";
+  EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
+}
+
 TEST(CliExplore, JobsGiveTheSameResultsAsOneProcess) {
   TempDir d;
   Ran one = zksim(with(no_guid(d, "45"), {"--json"}));

@@ -57,6 +57,29 @@ TEST(CliMatrix, VariedRunsVariedWorkloadsAndSaysSo) {
   EXPECT_EQ(replay.status, 0) << replay.out;
 }
 
+TEST(CliMatrix, ReportsWakeUpsWithoutProgressPerRecipe) {
+  TempDir d;
+  const std::vector<std::string> args{"matrix", "--budget", "8", "--recipes", "lock,flawed/herd-lock", "--out", d.path()};
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  Ran j = zksim(json_args);
+  ASSERT_EQ(j.status, 0) << j.err;
+  const nlohmann::json doc = parse_json(j.out);
+  std::int64_t summed = 0;
+  for (const auto& c : doc["campaigns"]) {
+    if (c["recipe"] == "flawed/herd-lock") summed += c["result"]["wakeups_without_progress"].get<std::int64_t>();
+  }
+  const nlohmann::json& herd = doc["recipes"][1];
+  EXPECT_EQ(herd["wakeups_without_progress"].get<std::int64_t>(), summed);
+  EXPECT_GT(summed, 0);
+  EXPECT_LT(summed, herd["wakeups"].get<std::int64_t>());
+  Ran text = zksim(args);
+  EXPECT_NE(text.out.find("wake-ups without progress (measured, not judged)"), std::string::npos) << text.out;
+  const std::string line = std::to_string(summed) + " of " + std::to_string(herd["wakeups"].get<std::int64_t>()) +
+                           " wake-ups";
+  EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
+}
+
 TEST(CliMatrix, AFlawedRecipeNotCaughtExits1) {
   // The no-GUID lock only goes wrong when a create's reply is lost: with no
   // faults nothing catches it.

@@ -68,7 +68,8 @@ Hunt hunt(const std::vector<std::string>& recipes, Strategy strategy, std::int64
   std::vector<cli::MatrixCampaign> campaigns = cli::matrix_campaigns(o);
   // And per recipe a swarm campaign (explore --swarm): every fault class
   // at the matrix's rate, each run drawing which stay on and which
-  // workload features (reentrancy, timeouts, long holds) it adds.
+  // workload features (reentrancy, timeouts, long holds, varied
+  // sequences) it adds.
   std::vector<int> every(kFaultClasses);
   std::iota(every.begin(), every.end(), 0);
   for (const std::string& recipe : recipes) {
@@ -77,6 +78,13 @@ Hunt hunt(const std::vector<std::string>& recipes, Strategy strategy, std::int64
     m.fault = m.campaign.faults = "swarm";
     m.campaign.config = cli::nemesis_config(every, 30);
     m.campaign.workload.swarm = true;
+    campaigns.push_back(m);
+    // And a varied one (explore --varied): no faults, each client's
+    // operations drawn per run (timeouts, nesting, shapes, shared handles).
+    m.fault = m.campaign.faults = "varied";
+    m.campaign.config = cli::nemesis_config({}, 30);
+    m.campaign.workload.swarm = false;
+    m.campaign.workload.varied = true;
     campaigns.push_back(std::move(m));
   }
   std::vector<Cell> cells;
@@ -89,6 +97,7 @@ Hunt hunt(const std::vector<std::string>& recipes, Strategy strategy, std::int64
       c.depth = kDfsDepth;
       c.seed = 0;
     }
+    if (strategy == Strategy::Pct) c.depth = scenarios::kDefaultPctDepth;
     Cell& cell = cells.emplace_back(Cell{std::move(m), {}, false});
     if (strategy == Strategy::Dfs) cell.dfs.emplace(kDfsDepth, cell.m.campaign.config.nemesis);
   }
@@ -99,8 +108,9 @@ Hunt hunt(const std::vector<std::string>& recipes, Strategy strategy, std::int64
     for (Cell& cell : cells) {
       if (cell.done) continue;
       const cli::Campaign& c = cell.m.campaign;
-      SeededDecisions seeded(c.seed + static_cast<std::uint64_t>(i));
-      RecordingDecisions recording(cell.dfs ? static_cast<DecisionSource&>(*cell.dfs) : seeded);
+      std::unique_ptr<DecisionSource> seeded;
+      if (!cell.dfs) seeded = scenarios::seeded_decisions(strategy, c.seed + static_cast<std::uint64_t>(i), static_cast<int>(c.depth));
+      RecordingDecisions recording(cell.dfs ? static_cast<DecisionSource&>(*cell.dfs) : *seeded);
       scenarios::RunResult r = scenarios::run(c.workload, recording, {}, c.config);
       ++h.runs;
       if (cell.dfs && !cell.dfs->advance()) cell.done = true;
@@ -155,7 +165,7 @@ cli::CommandSpec spec() {
            {"--every-strategy", "", "hunt with each strategy on its own (for the benchmark) instead of stopping at the first kill"},
            {"--tsv", "", "also print a tab-separated line per strategy hunted, for scripts/mutants.sh: result, id, operator, strategy, killed|survived, property, fault, runs, seconds, shrunk decisions, expectation"}},
       .details =
-          "Strategies go in the order random, fixed-latency, dfs (depth 12, 2 clients).\n"
+          "Strategies go in the order random, fixed-latency, dfs (depth 12, 2 clients), pct (depth 3).\n"
           "Exit status: 0 as the mutants file expects (or, for zksim-mutant-none, no\n"
           "violation at all), 1 a mutant expected killed survived (none: a violation),\n"
           "2 bad input."};
@@ -194,7 +204,7 @@ int run_main(const std::vector<std::string>& argv) {
   }
   const std::int64_t runs = m.expect == Mutant::Expect::Killed ? budget : a.integer("--survivor-budget", budget, 1, 1'000'000);
   bool killed = false;
-  for (int k = 0; k < 3 && (!killed || a.flag("--every-strategy")); ++k) {
+  for (int k = 0; k < static_cast<int>(scenarios::strategy_names().size()) && (!killed || a.flag("--every-strategy")); ++k) {
     const Hunt h = hunt(m.recipes, static_cast<Strategy>(k), runs, shrink_runs);
     const std::string_view strategy = scenarios::strategy_name(h.strategy);
     if (h.kill) {

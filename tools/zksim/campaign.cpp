@@ -29,6 +29,8 @@ void run_one(const Campaign& c, std::int64_t index, DecisionSource& decisions, C
   scenarios::RunResult r = scenarios::run(c.workload, recording, {}, c.config);
   ++out.runs;
   for (const auto& [name, count] : r.probes) out.probes[name] += count;
+  out.wakeups += r.wakeups;
+  out.wakeups_without_progress += r.wakeups_without_progress;
   if (r.violations.empty()) return;
   ++out.violating_runs;
   std::map<std::string, const scenarios::Violation*> first;  // violations are in time order
@@ -111,6 +113,8 @@ void merge_into(CampaignResult& a, const CampaignResult& b) {
   a.violating_runs += b.violating_runs;
   if (b.exhausted) a.exhausted = a.exhausted.value_or(true) && *b.exhausted;
   for (const auto& [name, count] : b.probes) a.probes[name] += count;
+  a.wakeups += b.wakeups;
+  a.wakeups_without_progress += b.wakeups_without_progress;
   for (const auto& [property, fb] : b.findings) {
     auto [it, fresh] = a.findings.emplace(property, fb);
     if (fresh) continue;

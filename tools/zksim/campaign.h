@@ -65,6 +65,10 @@ struct CampaignResult {
   std::int64_t violating_runs = 0;
   std::optional<bool> exhausted;                // dfs: whether every schedule within the depth was run
   std::map<std::string, std::int64_t> probes;   // summed over runs
+  // Watch events that woke a call, and those after which it made no
+  // progress (RunResult's), summed over runs: a metric, not a property.
+  std::int64_t wakeups = 0;
+  std::int64_t wakeups_without_progress = 0;
   std::map<std::string, Finding> findings;      // by property
   // Probe names reached (a nonzero count).
   std::size_t probes_reached() const;

@@ -60,6 +60,8 @@ json result_json(const CampaignResult& r) {
            {"violating_runs", r.violating_runs},
            {"probes", r.probes},
            {"probes_reached", r.probes_reached()},
+           {"wakeups", r.wakeups},
+           {"wakeups_without_progress", r.wakeups_without_progress},
            {"violations", findings}};
   if (r.exhausted) out["exhausted"] = *r.exhausted;
   return out;
@@ -114,6 +116,8 @@ CampaignResult result_from_json(const json& j, const std::string& where) {
   r.runs = whole(j, "runs", 0, INT64_MAX, where);
   r.violating_runs = whole(j, "violating_runs", 0, r.runs, where);
   if (j.contains("exhausted")) r.exhausted = field<bool>(j, "exhausted", where);
+  r.wakeups = whole(j, "wakeups", 0, INT64_MAX, where);
+  r.wakeups_without_progress = whole(j, "wakeups_without_progress", 0, r.wakeups, where);
   const json probes = field<json>(j, "probes", where);
   if (!probes.is_object()) throw UsageError(fmt::format("{}: 'probes' is not an object", where));
   for (const auto& [name, count] : probes.items()) {

@@ -54,6 +54,11 @@ Matrix verdicts(const MatrixOptions& o, const std::vector<MatrixCampaign>& done,
     row.flawed = scenarios::recipe_is_flawed(recipe);
     if (const scenarios::FlawedRecipe* f = flaw_of(recipe)) row.breaks = f->property;
     const std::vector<std::string> applies = scenarios::properties_of(recipe);
+    for (const MatrixCampaign& c : done) {
+      if (c.recipe != recipe) continue;
+      row.wakeups += c.result.wakeups;
+      row.wakeups_without_progress += c.result.wakeups_without_progress;
+    }
     bool any_violated = false, breaks_violated = false;
     for (const std::string& p : properties) {
       Cell cell;

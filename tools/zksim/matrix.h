@@ -46,6 +46,8 @@ struct RecipeRow {
   std::string breaks;  // flawed: the property it is known to break
   std::vector<Cell> cells;  // by property_names()
   bool ok = false;          // correct: every cell holds; flawed: `breaks` violated
+  // Summed over the recipe's campaigns (CampaignResult's): measured, not judged.
+  std::int64_t wakeups = 0, wakeups_without_progress = 0;
 };
 
 struct Matrix {

@@ -91,6 +91,15 @@ std::string matrix_text(const Matrix& m) {
     legend += fmt::format("{}{}", legend.empty() ? "" : line_length + item.size() + 3 > 100 ? "\n" : "   ", item);
   }
   out += legend + "\n";
+  out += "\nwake-ups without progress (measured, not judged): a watch event woke a call that then waited\n"
+         "again, failed or timed out instead of being granted, taking or passing\n";
+  for (const RecipeRow& r : m.rows) {
+    out += fmt::format("  {:<{}}{} of {} wake-ups", r.recipe, recipe_width + 2, r.wakeups_without_progress, r.wakeups);
+    if (r.wakeups > 0) {
+      out += fmt::format(" ({:.1f}%)", 100.0 * static_cast<double>(r.wakeups_without_progress) / static_cast<double>(r.wakeups));
+    }
+    out += "\n";
+  }
   for (std::size_t n = 0; n < notes.size(); ++n) {
     const Cell& c = *notes[n];
     const Finding& f = c.finding;
@@ -143,6 +152,8 @@ nlohmann::json matrix_json(const Matrix& m, const std::vector<MatrixCampaign>& d
                            {"flawed", r.flawed},
                            {"breaks", r.breaks.empty() ? json(nullptr) : json(r.breaks)},
                            {"ok", r.ok},
+                           {"wakeups", r.wakeups},
+                           {"wakeups_without_progress", r.wakeups_without_progress},
                            {"properties", cells}});
   }
   json campaigns = json::array();

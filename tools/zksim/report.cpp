@@ -69,6 +69,8 @@ std::string explore_text(const nlohmann::json& campaign, const std::vector<Shard
                         : fmt::format("not exhausted after {} runs\n", r.runs);
   }
   out += fmt::format("probes reached: {}\n", r.probes_reached());
+  out += fmt::format("wake-ups without progress: {} of {} (measured, not judged)\n", r.wakeups_without_progress,
+                     r.wakeups);
   if (r.findings.empty()) {
     out += fmt::format("no violation in {} runs\n", r.runs);
     return out;

@@ -12,6 +12,7 @@
 
 #include "zksim/scenarios/history.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +88,43 @@ std::vector<Violation> check_fifo_grants(const History& h, const std::string& ac
 // calls of a client noted "crashed" vanished with it and do not count.
 std::vector<Violation> check_no_pending(const History& h, const std::vector<std::string>& fs);
 
+// Progress (property "progress"), judged only on runs in which no fault
+// struck: every message then arrives within a few milliseconds and no
+// session ends, so a correct recipe answers each call within a few round
+// trips of the moment it could. Failing or timing out is a legal outcome of
+// a call, so without these rules a recipe that never grants, never takes or
+// never lets anyone in would pass every other property. Each rule is exact
+// for such runs; a run with faults is not judged (a lost reply, a pause or
+// an expiry may delay any call for as long as a session lasts).
+//
+// Every call named in `fs` that ended, ended ok: for calls made without a
+// timeout (an acquire waits as long as it takes, so it is granted).
+std::vector<Violation> check_all_ok(const History& h, const std::vector<std::string>& fs);
+
+// No "take" waits `within_ms` while an item nobody has taken is queued:
+// for a take X that ended and an item I whose "put" ended ok at p, with
+// s = max(X invoked, p), neither X nor any other take ended ok with I by
+// s + within_ms while X was still waiting. (A locking queue's take of I
+// ending ok means I was claimed; an unclaimed item is free to take.)
+std::vector<Violation> check_prompt_takes(const History& h, TimeMs within_ms);
+
+// Double barrier, per round (the ops' value): the first "enter" to end
+// without ok must not end `within_ms` or more after every one of the
+// `members` members had invoked its enter. (Until one gives up, the last
+// to create its node sees them all and creates "ready", which wakes the
+// others at once.)
+std::vector<Violation> check_prompt_enters(const History& h, int members, TimeMs within_ms);
+
+// The recipe's own belief after a loss (property "holds-after-loss"). The
+// workload asks its recipe whether it still holds (holds(), holds_read(),
+// holds_write(), held() > 0, is_leader()) while it works, and at the
+// instant the recipe tells it "lost"; each yes is a note "holds". Once the
+// recipe told a client "lost", it must not say "holds" again until that
+// client invokes one of `acquires` (it may be granted anew, e.g. after a
+// Curator or kazoo client opened a new session): the session that held is
+// gone, and a holder trusting a yes would work unprotected.
+std::vector<Violation> check_holds_after_loss(const History& h, const std::vector<std::string>& acquires);
+
 // Fencing: a protected counter that holders increment (read, then write
 // with their fence); it refuses a write whose fence is older than the last
 // it accepted. Lost updates (accepted increments beyond the final value)
@@ -121,6 +159,35 @@ struct SharedWakeups {
 // reader still holds (no single watch can wait for the last of several).
 std::vector<Violation> check_shared_herd(const std::vector<SharedWakeups>& changes);
 
+// Wake-ups without progress: a metric, reported and never judged. A watch
+// event (a node or child change) delivered to a client while one of its
+// calls was in progress (invoked by then, not yet ended) is a wake-up of
+// that call; the wake-up made progress if the call ended ok no later than
+// the client's next watch event, and did not if the call was woken again
+// first (it waited again), failed, timed out, or never ended. Events
+// delivered to a client in no call (a watch left over) are not wake-ups.
+struct Delivery {
+  int client = -1;
+  TimeMs time = 0;
+};
+struct WakeupTally {
+  int wakeups = 0;
+  int without_progress = 0;
+};
+// REQUIRES: `deliveries` in the order they were delivered.
+WakeupTally count_wakeups(const History& h, const std::vector<Delivery>& deliveries);
+
+// Progress of wake-ups (property "progress"): every wake-up, as
+// count_wakeups defines it, of the clients in `deliveries` made progress.
+// For runs without faults and without timeouts of recipes in which a
+// waiter watches only a node that goes when its turn has come: an
+// exclusive lock's (or an election's) predecessor, which leaves only by
+// its release, after its own grant; a read/write lock reader's nearest
+// writer ahead, which is granted (and leaves) only after the writers
+// before it. One violation per client, at its first wake-up without
+// progress. REQUIRES: `deliveries` in the order they were delivered.
+std::vector<Violation> check_wakeups_progress(const History& h, const std::vector<Delivery>& deliveries);
+
 // Queue, over "put" and "take" ops whose value is the item (values are
 // unique) and the values still queued at the end (`left`).
 //
@@ -146,6 +213,16 @@ std::vector<Violation> check_shared_herd(const std::vector<SharedWakeups>& chang
 //   unresolved takes at that moment are out of order.
 std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left,
                                    bool at_least_once);
+
+// At-least-once queue (property "claim-exclusion"): an item is held by one
+// consumer at a time. A consumer holds the item its "take" names from the
+// take's ok until the first of: it invokes "ack" of that item, the server
+// expires one of its sessions (`expired`: client -> times; the claim goes
+// with the session, and another consumer may rightly take the item before
+// this one hears), its note "crashed", the end of the run. An expiry or a
+// crash after the take was invoked ends the hold even if it came before
+// the take's ok (the reply was on its way): the hold is then empty.
+std::vector<Violation> check_exclusive_claims(const History& h, const std::map<int, std::vector<TimeMs>>& expired);
 
 // Double barrier, per round (the ops' value names the round): no "enter"
 // ok before `members` enters were invoked; no "leave" ok before every

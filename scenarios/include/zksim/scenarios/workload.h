@@ -123,6 +123,10 @@ struct RunResult {
   std::uint64_t trace_hash = 0;
   std::size_t trace_events = 0;
   int max_wakeups_per_release = 0;
+  // Watch events that woke a call, and those after which the call made no
+  // progress (count_wakeups in checkers.h): a metric, not a property.
+  int wakeups = 0;
+  int wakeups_without_progress = 0;
   int completed_rounds = 0;
   TimeMs end_time = 0;
   std::vector<TraceEvent> trace;     // the world's trace, for replay and pictures
