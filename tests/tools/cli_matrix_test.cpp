@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 namespace zksim::cli_test {
 namespace {
@@ -18,8 +19,12 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
   EXPECT_TRUE(doc["ok"].get<bool>());
   nlohmann::json list = parse_json(zksim({"list", "--json"}).out);
   ASSERT_EQ(doc["recipes"].size(), 2u);
-  EXPECT_EQ(doc["campaigns"].size(), 2u * 10u);  // no faults and each of the nine classes
+  // No faults and each of the nine classes, each a random and a pct campaign.
+  EXPECT_EQ(doc["campaigns"].size(), 2u * 10u * 2u);
   EXPECT_EQ(doc["runs"], 2 * 10 * 8);
+  std::map<std::string, std::int64_t> by_strategy;
+  for (const auto& c : doc["campaigns"]) by_strategy[c["campaign"]["strategy"].get<std::string>()] += c["result"]["runs"].get<std::int64_t>();
+  EXPECT_EQ(by_strategy, (std::map<std::string, std::int64_t>{{"pct", 2 * 10 * 4}, {"random", 2 * 10 * 4}}));
   for (const auto& row : doc["recipes"]) {
     nlohmann::json checks;
     for (const auto& l : list["recipes"]) {
@@ -95,7 +100,7 @@ TEST(CliMatrix, AFlawedRecipeNotCaughtExits1) {
 
 TEST(CliMatrix, WorkersGiveTheSameMatrix) {
   TempDir d;
-  const std::vector<std::string> args{"matrix", "--budget", "12", "--recipes", "rw-lock,flawed/forgetful-lock",
+  const std::vector<std::string> args{"matrix", "--budget", "24", "--recipes", "rw-lock,flawed/forgetful-lock",
                                       "--out", d.path()};
   Ran one = zksim(args);
   std::vector<std::string> two = args;

@@ -65,6 +65,7 @@ Hunt hunt(const std::vector<std::string>& recipes, Strategy strategy, std::int64
   o.faults = {"none"};
   for (int k = 0; k < kFaultClasses; ++k) o.faults.emplace_back(fault_class_name(k));
   o.runs = budget;
+  o.mix = false;  // each strategy is hunted on its own
   std::vector<cli::MatrixCampaign> campaigns = cli::matrix_campaigns(o);
   // And per recipe a swarm campaign (explore --swarm): every fault class
   // at the matrix's rate, each run drawing which stay on and which

@@ -36,7 +36,9 @@ CommandSpec matrix_spec() {
       .details =
           "Each recipe runs --budget seeded runs under no faults and under each fault class (30\n"
           "faults per 1000 requests); a flawed recipe under the nemesis that exposes it uses the\n"
-          "config flawed_recipes() gives. A cell is 'ok' when the property held in every run,\n"
+          "config flawed_recipes() gives. Half of the runs (rounded up) are random, the rest pct\n"
+          "(depth 3; see 'zksim explore --help'), the mix that kills the most mutants.\n"
+          "A cell is 'ok' when the property held in every run,\n"
           "'Xn' when a run violated it (note n names the shrunk scenario file and the command\n"
           "that replays it), '.' when the recipe does not check it.\n"
           "Exit status: 0 when every correct recipe holds every property and every flawed recipe\n"

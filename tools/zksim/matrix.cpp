@@ -31,8 +31,14 @@ std::vector<MatrixCampaign> matrix_campaigns(const MatrixOptions& o) {
       }
       c.faults = fault;
       c.seed = o.seed;
-      c.runs = o.runs;
+      c.runs = o.mix ? o.runs - o.runs / 2 : o.runs;
+      MatrixCampaign pct = m;
       out.push_back(std::move(m));
+      if (!o.mix || o.runs / 2 == 0) continue;
+      pct.campaign.strategy = scenarios::Strategy::Pct;
+      pct.campaign.depth = scenarios::kDefaultPctDepth;
+      pct.campaign.runs = o.runs / 2;
+      out.push_back(std::move(pct));
     }
   }
   return out;
@@ -71,7 +77,8 @@ Matrix verdicts(const MatrixOptions& o, const std::vector<MatrixCampaign>& done,
         cell.campaign = &c;
         cell.finding = it->second;
         shrink_finding(c.campaign, cell.finding,
-                       fmt::format("{}/{}.{}.{}.seed{}.scn", out_dir, file_stem(recipe), p, c.fault, cell.finding.seed),
+                       fmt::format("{}/{}.{}.{}.{}.scn", out_dir, file_stem(recipe), p, c.fault,
+                                   finding_label(c.campaign, cell.finding)),
                        shrink_runs);
       }
       if (cell.kind == Cell::Violated) {

@@ -15,7 +15,10 @@ namespace zksim::cli {
 struct MatrixOptions {
   std::vector<std::string> recipes;  // in recipe_names() order
   std::vector<std::string> faults;   // "none" and/or fault class names, in that order
-  std::int64_t runs = 300;           // per campaign
+  std::int64_t runs = 300;           // per recipe and fault configuration
+  // Split those runs between random and pct (depth 3), the mix that kills
+  // the most mutants (README, Mutation benchmark); false: random only.
+  bool mix = true;
   std::uint64_t seed = 1;
   int clients = 4, rounds = 4;
   std::vector<Flavour> flavours = {Flavour::C};  // Workload::flavours of every campaign
@@ -28,7 +31,9 @@ struct MatrixCampaign {
   CampaignResult result;
 };
 
-// One campaign per recipe and fault configuration, recipes first. A fault
+// One campaign per recipe and fault configuration, recipes first, or with
+// `mix` two: random with the first half of the runs (rounded up), pct with
+// the rest, the same seeds. A fault
 // class strikes 30 times in 1000 requests (pauses with 600 ms holds, so a
 // pause finds a holder); a flawed recipe under the nemesis that exposes it
 // (flawed_recipes(), "none" when it needs no faults) gets that config.
