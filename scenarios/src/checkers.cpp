@@ -239,6 +239,18 @@ std::vector<Violation> check_all_ok(const History& h, const std::vector<std::str
   return out;
 }
 
+std::vector<Violation> check_leader_named(const History& h) {
+  std::vector<Violation> out;
+  for (const Op& o : h.ops()) {
+    if (o.f != "leader" || o.outcome != Outcome::Ok || o.value == fmt::format("c{}", o.client)) continue;
+    out.push_back(Violation{"one-leader",
+                            fmt::format("c{} asked who leads while it led, at t={}, and was told '{}'", o.client,
+                                        o.invoked, o.value),
+                            {o.client}, o.completed});
+  }
+  return out;
+}
+
 std::vector<Violation> check_prompt_takes(const History& h, TimeMs within_ms) {
   std::map<std::string, TimeMs> put;    // item -> when its put ended ok
   std::map<std::string, TimeMs> taken;  // item -> when its first ok take ended

@@ -43,6 +43,9 @@ class AnyLock {
   virtual Task<Result<Grant>> acquire(bool write, TimeMs timeout_ms) = 0;
   virtual Task<Result<void>> release(bool write) = 0;
   virtual bool holds(bool write) const = 0;
+  // An election's leader() (the current leader's id); Unimplemented for
+  // the others.
+  virtual Task<Result<std::string>> leader() { co_return Error::Unimplemented; }
 };
 
 template <class L>
@@ -66,6 +69,13 @@ class Election final : public AnyLock {
   Task<Result<Grant>> acquire(bool, TimeMs t) override { return e_.campaign(t); }
   Task<Result<void>> release(bool) override { return e_.resign(); }
   bool holds(bool) const override { return e_.is_leader(); }
+  Task<Result<std::string>> leader() override {
+    if constexpr (requires { e_.leader(); }) {
+      co_return co_await e_.leader();
+    } else {
+      co_return Error::Unimplemented;
+    }
+  }
 
  private:
   E e_;
@@ -182,6 +192,7 @@ struct Round {
   bool write = false;  // the plain round's side
   TimeMs timeout_ms = -1;
   int depth = 1;       // acquires nested in one section
+  bool ask_leader = false;  // an election's leader asks leader() while it leads
 };
 
 bool is_rw(const std::string& r) { return r.find("rw-lock") != std::string::npos; }
@@ -195,6 +206,7 @@ Round draw_round(DecisionSource& d, const Workload& w, bool write) {
   if (!w.varied) return r;
   r.timeout_ms = drawn_timeout(d, w.timeout_ms);
   if (recipe_is_reentrant(w.recipe)) r.depth += static_cast<int>(d.pick(3));
+  if (is_election(w.recipe)) r.ask_leader = d.pick(2) == 1;
   if (is_rw(w.recipe)) {
     switch (d.pick(5)) {
       case 1: r.write = false; break;
@@ -281,13 +293,22 @@ Task<bool> work(const Holder& h, bool write) {
 // read-modify-write while it believes it holds (writers and exclusive
 // holders), releases. A downgrade takes the read side under the write
 // before releasing it, then reads and releases the read. True if granted.
-Task<bool> section(const Holder& h, bool write, TimeMs timeout_ms, int depth, bool downgrade) {
+Task<bool> section(const Holder& h, bool write, TimeMs timeout_ms, int depth, bool downgrade, bool ask_leader) {
   std::optional<Grant> g = co_await acquire_once(h, write, timeout_ms, "");
   if (!g) co_return false;
   int held_depth = 1;
   for (int i = 1; i < depth; ++i) {
     std::optional<Grant> again = co_await acquire_once(h, write, timeout_ms, "");
     held_depth += again.has_value();
+  }
+  if (ask_leader) {
+    auto op = h.s.history.invoke(h.id, "leader", h.zk.now());
+    auto named = co_await h.lock.leader();
+    if (named) {
+      h.s.history.ok(op, h.zk.now(), std::move(*named));
+    } else {
+      record_failure(h.s.history, op, h.zk.now(), named.error());
+    }
   }
   const bool fenced = h.w.recipe != "semaphore" && (write || !h.rw);
   std::optional<int> v;
@@ -311,12 +332,12 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
   for (int round = 0; round < w.rounds && !session_over(zk); ++round) {
     const Round r = draw_round(decisions, w, write);
     if (r.shape == Round::Shape::ReadThenWrite) {
-      s.completed_rounds += co_await section(h, false, r.timeout_ms, r.depth, false);
+      s.completed_rounds += co_await section(h, false, r.timeout_ms, r.depth, false, false);
       co_await zk.sleep(w.think_ms);
-      s.completed_rounds += co_await section(h, true, r.timeout_ms, r.depth, false);
+      s.completed_rounds += co_await section(h, true, r.timeout_ms, r.depth, false, false);
     } else {
       const bool downgrade = r.shape == Round::Shape::Downgrade;
-      s.completed_rounds += co_await section(h, r.write || downgrade, r.timeout_ms, r.depth, downgrade);
+      s.completed_rounds += co_await section(h, r.write || downgrade, r.timeout_ms, r.depth, downgrade, r.ask_leader);
     }
     co_await zk.sleep(w.think_ms);
   }
@@ -569,6 +590,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   // (a read/write lock's writer may be woken by a reader while an older
   // reader holds; the semaphore's waiter watches the n-th node ahead, so
   // when a nearer one goes first it may be woken and still have to wait).
+  if (is_election(r) && no_fault_struck(world.trace())) append(v, check_leader_named(s.history));
   if (w.timeout_ms < 0 && !w.varied && no_fault_struck(world.trace())) {
     append(v, check_all_ok(s.history, acquires));
     if (r != "semaphore") {

@@ -187,6 +187,21 @@ TEST(ProgressChecker, EveryAcquireWithoutTimeoutThatEndedEndedOk) {
   EXPECT_EQ(v[1].clients, std::vector<int>{3});
 }
 
+TEST(LeaderNamedChecker, ALeaderThatAsksWhoLeadsIsNamed) {
+  History h;
+  op(h, 2, "leader", 10, 12, Outcome::Ok, "c2");
+  op(h, 1, "leader", 20, 22, Outcome::Fail);  // not answered: not judged
+  op(h, 3, "acquire", 30, 31, Outcome::Ok, "c1");  // another call's value
+  EXPECT_TRUE(check_leader_named(h).empty());
+
+  op(h, 0, "leader", 40, 42, Outcome::Ok, "c3");
+  auto v = check_leader_named(h);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "one-leader");
+  EXPECT_EQ(v[0].clients, std::vector<int>{0});
+  EXPECT_EQ(v[0].time, 42);
+}
+
 TEST(ProgressChecker, NoTakeWaitsWhileAnItemNobodyTookIsQueued) {
   History h;
   op(h, 1, "take", 0, 3000, Outcome::Ok, "a");  // waited on an empty queue

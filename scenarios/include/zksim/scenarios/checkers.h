@@ -101,6 +101,12 @@ std::vector<Violation> check_no_pending(const History& h, const std::vector<std:
 // timeout (an acquire waits as long as it takes, so it is granted).
 std::vector<Violation> check_all_ok(const History& h, const std::vector<std::string>& fs);
 
+// In a run without faults, a leader that asks who leads is named: every
+// "leader" call that ended ok, which the workload makes only while its
+// client leads, returned "c<client>". Reported as "one-leader" (the
+// election names one leader, and it is the one that believes it leads).
+std::vector<Violation> check_leader_named(const History& h);
+
 // No "take" waits `within_ms` while an item nobody has taken is queued:
 // for a take X that ended and an item I whose "put" ended ok at p, with
 // s = max(X invoked, p), neither X nor any other take ended ok with I by
