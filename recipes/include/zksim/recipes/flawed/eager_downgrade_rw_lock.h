@@ -20,10 +20,8 @@
 
 #include "zksim/client.h"
 #include "zksim/recipes/hold.h"
-#include "zksim/recipes/lock.h"
+#include "zksim/recipes/rw_lock.h"
 
-#include <memory>
-#include <optional>
 #include <string>
 
 namespace zksim::recipes::flawed {
@@ -31,31 +29,18 @@ namespace zksim::recipes::flawed {
 class EagerDowngradeReadWriteLock {
  public:
   EagerDowngradeReadWriteLock(Client& zk, std::string dir, HoldListener on_hold = {});
-  ~EagerDowngradeReadWriteLock();
-  EagerDowngradeReadWriteLock(const EagerDowngradeReadWriteLock&) = delete;
-  EagerDowngradeReadWriteLock& operator=(const EagerDowngradeReadWriteLock&) = delete;
 
-  Task<Result<Grant>> acquire_read(TimeMs timeout_ms = -1);
-  Task<Result<void>> release_read();
+  Task<Result<Grant>> acquire_read(TimeMs timeout_ms = -1) { return rw_.acquire_read(timeout_ms); }
+  Task<Result<void>> release_read() { return rw_.release_read(); }
   Task<Result<Grant>> acquire_write(TimeMs timeout_ms = -1);
   Task<Result<void>> release_write();
-  bool holds_read() const { return holds(read_); }
-  bool holds_write() const { return holds(write_); }
+  bool holds_read() const { return rw_.holds_read(); }
+  bool holds_write() const { return rw_.holds_write(); }
 
  private:
-  struct Side {
-    std::optional<Grant> grant;
-    int count = 0;
-    bool acquiring = false;
-  };
-  bool holds(const Side& s) const;
-  Task<Result<Grant>> acquire(Side& side, std::size_t kind, TimeMs timeout_ms);
-  Task<Result<void>> release(Side& side);
-
   Client& zk_;
-  std::string dir_;
-  Side read_, write_;
-  std::unique_ptr<detail::HoldTracker> tracker_;
+  ReadWriteLock rw_;
+  std::string write_node_;  // the node of the write lock last granted
 };
 
 }  // namespace zksim::recipes::flawed
