@@ -23,8 +23,12 @@ void World::Impl::on_thread(Handle& h, TimeMs& last, Actor a, std::function<void
   at_process(h, t, std::move(fn));
 }
 
+std::uint32_t World::Impl::caller_lag(Handle& h, Actor a) {
+  return h.rules->recipes_on_caller_thread ? decisions.pick_for(kThreadLagChoices, actor(h, a)) : 0;
+}
+
 std::coroutine_handle<> World::Impl::wake(Handle& h, std::coroutine_handle<> c, std::uint64_t& slot) {
-  const std::uint32_t lag = h.rules->recipes_on_caller_thread ? decisions.pick_for(kThreadLagChoices, actor(h, Actor::Caller)) : 0;
+  const std::uint32_t lag = caller_lag(h, Actor::Caller);
   if (lag == 0) return c;
   at_process(h, now + static_cast<TimeMs>(lag) - 1, [c] { c.resume(); }, &slot);
   return std::noop_coroutine();

@@ -266,7 +266,7 @@ Task<void> SimClient::preemption_point() {
 }
 
 void SimClient::post(Task<> task) {
-  const auto lag = h_.rules->recipes_on_caller_thread ? w_.decisions.pick_for(World::Impl::kThreadLagChoices, World::Impl::actor(h_, World::Impl::Actor::Tasks)) : 0;
+  const std::uint32_t lag = w_.caller_lag(h_, World::Impl::Actor::Tasks);
   w_.at_process(h_, w_.now + static_cast<TimeMs>(lag), w_.add_root(h_.process, std::move(task)));
 }
 

@@ -330,6 +330,10 @@ struct World::Impl {
   // thread): it runs a drawn 0 to kThreadLagChoices - 1 ms from now, after
   // the thread's earlier steps.
   void on_thread(Handle& h, TimeMs& last, Actor a, std::function<void()> fn);
+  // The lag of a step of `h`'s thread `a` that a flavour with recipes on
+  // the caller's thread draws (0 to kThreadLagChoices - 1); 0, drawn from
+  // nothing, for the others.
+  std::uint32_t caller_lag(Handle& h, Actor a);
   // Wakes recipe coroutine `c` of `h`: returns `c` to resume at once or,
   // on a flavour whose recipes run on the caller's thread, may instead
   // schedule it as that thread's step a drawn moment later and return a

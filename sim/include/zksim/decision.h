@@ -18,8 +18,9 @@ class DecisionSource {
   std::uint32_t pick(std::uint32_t n) { return n <= 1 ? 0 : choose(n); }
   // A scheduling choice made for `actor` (a number the world gives each
   // client's connection and each of its library's threads): a message's
-  // delay or a thread's lag, where a larger choice runs it later. Sources that schedule by actor (PCT) tell them apart; for the
-  // others it is pick(n), so the two make the same runs.
+  // delay or a thread's lag, where a larger choice runs it later. Sources
+  // that schedule by actor (PCT) tell them apart; for the others it is
+  // pick(n), so the two make the same runs.
   std::uint32_t pick_for(std::uint32_t n, int actor) { return n <= 1 ? 0 : choose_for(n, actor); }
 
  protected:
