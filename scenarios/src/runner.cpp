@@ -73,20 +73,45 @@ std::size_t watches_left(const Server& server, const std::function<bool(const st
   return n;
 }
 
-void note_expiries(const Trace& trace, const std::map<int, std::vector<int>>& sharers, History& h) {
+namespace {
+
+// Calls f(client, time) for each expiry of a client's session that `wanted`
+// accepts, for the client and the handles sharing its session.
+template <class Wanted, class F>
+void for_each_expiry(const Trace& trace, const std::map<int, std::vector<int>>& sharers, Wanted wanted, F f) {
   std::map<std::int64_t, int> client_of;  // session id -> client
   for (const TraceEvent& e : trace.events()) {
     if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
   }
   for (const TraceEvent& e : trace.events()) {
-    if (e.kind != TraceKind::Server || e.code != static_cast<std::int32_t>(ServerAction::SessionExpired)) continue;
+    if (!wanted(e)) continue;
     auto c = client_of.find(e.session.value);
     if (c == client_of.end()) continue;
-    h.note(c->second, e.time, "expired");
+    f(c->second, e.time);
     auto views = sharers.find(c->second);
     if (views == sharers.end()) continue;
-    for (int view : views->second) h.note(view, e.time, "expired");
+    for (int view : views->second) f(view, e.time);
   }
+}
+
+bool server_expired(const TraceEvent& e) {
+  return e.kind == TraceKind::Server && e.code == static_cast<std::int32_t>(ServerAction::SessionExpired);
+}
+
+}  // namespace
+
+void note_expiries(const Trace& trace, const std::map<int, std::vector<int>>& sharers, History& h) {
+  for_each_expiry(trace, sharers, server_expired, [&h](int client, TimeMs t) { h.note(client, t, "expired"); });
+}
+
+std::map<int, std::vector<TimeMs>> expiry_times(const Trace& trace, const std::map<int, std::vector<int>>& sharers) {
+  std::map<int, std::vector<TimeMs>> out;
+  auto either = [](const TraceEvent& e) {
+    return server_expired(e) ||
+           (e.kind == TraceKind::State && e.code == static_cast<std::int32_t>(SessionState::Expired));
+  };
+  for_each_expiry(trace, sharers, either, [&out](int client, TimeMs t) { out[client].push_back(t); });
+  return out;
 }
 
 TimeMs drawn_timeout(DecisionSource& d, TimeMs timeout_ms) {
@@ -148,7 +173,7 @@ const std::vector<std::string>& property_names() {
   static const std::vector<std::string> names{
       "mutual-exclusion",    "read-write-exclusion", "semaphore-leases", "one-leader",
       "server-exclusion",    "fifo",                 "herd-effect",      "fenced-exclusion",
-      "holds-after-loss",    "queue-no-loss",        "queue-no-duplicates", "queue-no-phantoms",
+      "holds-after-loss",    "honest-expiry",        "queue-no-loss",        "queue-no-duplicates", "queue-no-phantoms",
       "queue-fifo",          "claim-exclusion",      "barrier-enter",    "barrier-leave",    "barrier-wait",
       "liveness",            "progress",             "no-leaks",         "runaway"};
   return names;
@@ -286,6 +311,12 @@ SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSourc
   if (decisions.pick(2) == 1) {
     d.workload.varied = true;
     d.summary += "; varied";
+  }
+  // And the client libraries: every client one flavour, or the three in
+  // turn (kSwarmFlavours).
+  if (std::uint32_t f = decisions.pick(std::size(kSwarmFlavours) + 1); f > 0) {
+    d.workload.flavours = kSwarmFlavours[f - 1];
+    d.summary += fmt::format("; clients {}", flavours_text(d.workload.flavours, ","));
   }
   return d;
 }

@@ -37,8 +37,24 @@ TEST(Swarm, OtherDecisionsKeepClassesOnAndAddFeatures) {
   EXPECT_EQ(d.workload.timeout_ms, 10);  // timeouts drawn from 0, 10, 250, 5000 ms
   EXPECT_EQ(d.workload.hold_ms, 3000);   // longer than the session
   EXPECT_TRUE(d.workload.varied);
+  EXPECT_EQ(d.workload.flavours, kSwarmFlavours[0]);
   EXPECT_NE(d.summary.find("reentrant"), std::string::npos) << d.summary;
   EXPECT_NE(d.summary.find("varied"), std::string::npos) << d.summary;
+}
+
+TEST(Swarm, ARunMayDrawItsClientLibraries) {
+  Workload w{.recipe = "lock", .flavours = {Flavour::C}, .swarm = true};
+  ListDecisions zeros({});
+  EXPECT_EQ(swarm_draw(w, every_class(30), zeros).workload.flavours, w.flavours);
+  for (std::uint32_t f = 1; f <= std::size(kSwarmFlavours); ++f) {
+    std::vector<std::uint32_t> picks(20, 0);
+    picks[kFaultClasses + 4] = f;  // after the classes, reentrancy, timeouts, holds and varied
+    ListDecisions list(picks);
+    SwarmDraw d = swarm_draw(w, every_class(30), list);
+    EXPECT_EQ(d.workload.flavours, kSwarmFlavours[f - 1]) << f;
+    EXPECT_NE(d.summary.find("; clients " + flavours_text(d.workload.flavours, ",")), std::string::npos)
+        << d.summary;
+  }
 }
 
 TEST(Swarm, OnlyClassesTheConfigHasCanBeOn) {

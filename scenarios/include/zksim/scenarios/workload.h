@@ -58,8 +58,11 @@ struct Workload {
   // try-lock; 1 to 5000 ms: giving up mid-wait), its reentrant nesting
   // (reentrant recipes) and, for a read/write lock, its shape: read, write,
   // read then write, or a downgrade (write, a read taken under it, the write
-  // released, then the read). Queues draw each take's timeout and a second
-  // producer or consumer handle. Decision 0 draws today's round, so a run
+  // released, then the read). A nested holder whose recipe says its hold
+  // was lost draws whether it ends it with one release, as the recipes
+  // allow, or with one per acquire. Queues draw each take's timeout, a
+  // second producer or consumer handle, and, for the locking queue, whether
+  // a consumer gives an item back (release) instead of acking it. Decision 0 draws today's round, so a run
   // whose decisions are all 0 is the same run as without.
   bool varied = false;
   // Swarm testing (Groce et al., ISSTA 2012): each run draws, from its
@@ -72,6 +75,11 @@ struct Workload {
 // The timeouts a varied round draws from (after decision 0, the workload's
 // own): 0 is a try-lock, the others give up mid-wait or not at all.
 inline constexpr TimeMs kVariedTimeoutsMs[] = {0, 1, 5, 20, 250, 5000};
+
+// The client libraries a swarm run may draw instead of the workload's own
+// (after decision 0, which keeps them).
+inline const std::vector<Flavour> kSwarmFlavours[] = {
+    {Flavour::Curator}, {Flavour::Kazoo}, {Flavour::C, Flavour::Curator, Flavour::Kazoo}};
 
 // What a swarm run drew: `w` and `config` as the run uses them, and a line
 // for people ("faults pause,burst; reentrant; timeouts 250 ms").
