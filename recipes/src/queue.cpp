@@ -67,7 +67,9 @@ Task<Result<DataResponse>> get_data_surely(Client& zk, std::string path) {
 // item itself cannot, since a consumer may have taken it already. The
 // marker is deleted before put returns (it would go with the session
 // anyway). If the session ends before the answer is known, put fails and
-// the item may or may not be there.
+// the item may or may not be there: so does a client that opened a new
+// session meanwhile (Curator, kazoo), where the marker's absence says
+// nothing.
 Task<Result<std::string>> put_item(Client& zk, std::string dir, std::string data) {
   const std::string id = zk.unique_id();
   const std::string prefix = "_c_" + id + "-" + Queue::kMarker;
@@ -78,6 +80,7 @@ Task<Result<std::string>> put_item(Client& zk, std::string dir, std::string data
     CreateRequest add_marker{marker, "", open_acl(), CreateMode::Ephemeral};
     ops.emplace_back(std::move(add_item));
     ops.emplace_back(std::move(add_marker));
+    const SessionId session = zk.session_id();
     auto done = co_await zk.multi(std::move(ops));
     std::string path;
     if (done.error == Error::Ok) {
@@ -91,6 +94,7 @@ Task<Result<std::string>> put_item(Client& zk, std::string dir, std::string data
     } else {
       auto added = co_await exists_surely(zk, marker);
       if (!added) co_return added.error();
+      if (!*added && zk.session_id() != session) co_return Error::SessionExpired;
       if (!*added) continue;
       // Added; its path, unless a consumer took it already ("").
       auto listed = co_await zk.get_children(dir);
@@ -189,7 +193,10 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
       const SessionId claimed_in = zk_.session_id();
       std::string item = detail::join(items_dir(), c.name);
       auto data = co_await get_data_surely(zk_, item);
-      if (data) co_return Item{item, std::move(data->data)};
+      if (data) {
+        claimed_[item] = Claim{claimed_in, mine};
+        co_return Item{item, std::move(data->data)};
+      }
       co_await drop_claim(zk_, claim, claimed_in);  // acked by someone meanwhile, or our session ended
       if (data.error() != Error::NoNode) co_return data.error();
     }
@@ -217,6 +224,7 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
 }
 
 Task<Result<void>> LockingQueue::ack(Item item) {
+  claimed_.erase(item.node);
   std::string name = item.node.substr(item.node.rfind('/') + 1);
   std::string claim = detail::join(claims_dir(), name);
   for (;;) {
@@ -232,6 +240,30 @@ Task<Result<void>> LockingQueue::ack(Item item) {
     auto st = co_await zk_.exists(item.node);
     if (!st && st.error() == Error::NoNode) co_return Result<void>();
     if (!st && st.error() != Error::ConnectionLoss) co_return st.error();
+  }
+}
+
+Task<Result<void>> LockingQueue::release(Item item) {
+  auto it = claimed_.find(item.node);
+  if (it == claimed_.end()) co_return Error::BadArguments;
+  const Claim claim = it->second;
+  claimed_.erase(it);
+  const std::string path = detail::join(claims_dir(), item.node.substr(item.node.rfind('/') + 1));
+  for (;;) {
+    // Ours only while it carries our attempt's id: once ours is gone (a
+    // delete whose reply was lost), another consumer may claim the item.
+    if (zk_.session_id() != claim.session) co_return Error::SessionExpired;
+    auto found = co_await zk_.get_data(path);
+    if (!found && found.error() == Error::ConnectionLoss) continue;
+    if (!found && found.error() == Error::NoNode) co_return Result<void>();
+    if (!found) co_return found.error();
+    if (found->data != claim.id) co_return Result<void>();
+    // In the same step as the check: a request made in this session is
+    // never served in a later one.
+    if (zk_.session_id() != claim.session) co_return Error::SessionExpired;
+    auto gone = co_await zk_.remove(path, Version{found->stat.version});
+    if (gone || gone.error() == Error::NoNode) co_return Result<void>();
+    if (gone.error() != Error::ConnectionLoss) co_return gone.error();
   }
 }
 
