@@ -143,7 +143,7 @@ Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Mar
 }
 
 Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Markers markers,
-                             Rule rule, TimeMs deadline_ms) {
+                             Rule rule, TimeMs deadline_ms, SessionId made_in) {
   // The watch this wait set last, while it has not fired. A session event
   // (a broken connection) ends a wait but leaves the watch armed, and the
   // reconnect sets it again: a wait that then gives up must take it back,
@@ -159,8 +159,10 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
     if (!listed) co_return listed.error();
     auto me = std::find_if(listed->begin(), listed->end(),
                            [&](const Contender& c) { return c.name == name; });
+    // Our node is in every listing read in its session, unless another
+    // deleted it.
     if (me == listed->end()) {
-      if (zk.state() == SessionState::Expired) co_return Error::SessionExpired;
+      if (made_in != SessionId{} && zk.session_id() != made_in) co_return Error::SessionExpired;
       co_return Error::NoNode;
     }
     auto wait_on = rule(*listed, static_cast<std::size_t>(me - listed->begin()));
@@ -172,6 +174,10 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
       if (zk.state() == SessionState::Connected && zk.session_id() == session) co_return Result<void>();
       continue;
     }
+    // Nor does it arm a watch: a listing of an earlier session (read before
+    // the client opened a new one) names a predecessor we may no longer
+    // follow, and our node may be gone.
+    if (zk.session_id() != session) continue;
     Signal changed;
     auto fired = std::make_shared<bool>(false);
     std::string predecessor = join(dir, *wait_on);
@@ -200,10 +206,15 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
 Task<Result<Created>> contend(Client& zk, std::string dir, Markers markers, std::size_t kind,
                               std::string data, Rule rule, TimeMs deadline_ms) {
   std::string prefix = "_c_" + zk.unique_id() + "-" + markers[kind];
+  // Read before the create (a recipe on the caller's thread may read its
+  // reply after the client opened a new session), unless no session was
+  // open yet.
+  SessionId made_in = zk.session_id();
   auto made = co_await create_protected(zk, dir, prefix, data, CreateMode::EphemeralSequential);
   if (!made) co_return made.error();
+  if (made_in == SessionId{}) made_in = zk.session_id();
   std::string name = made->path.substr(made->path.rfind('/') + 1);
-  auto turn = co_await wait_turn(zk, dir, std::move(name), std::move(markers), std::move(rule), deadline_ms);
+  auto turn = co_await wait_turn(zk, dir, std::move(name), std::move(markers), std::move(rule), deadline_ms, made_in);
   if (!turn) {
     co_await delete_surely(zk, made->path);
     co_return turn.error();

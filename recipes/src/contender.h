@@ -85,10 +85,12 @@ Task<Result<void>> release_grant(Client& zk, std::optional<Grant>& grant);
 // round repeats). Errors: OperationTimeout at `deadline_ms` (negative: no
 // deadline), after removing that watch (Watching::give_up_surely, so across
 // a ConnectionLoss it waits for the connection, as the node's delete does);
-// NoNode if our node disappeared, SessionExpired/InvalidState when the
-// session ended, and any unexpected error from a read.
+// NoNode if our node disappeared while the session it was made in
+// (`made_in`; SessionId{}: not known) lives, SessionExpired if it went with
+// that session (a client that opened a new one lists in that) or when the
+// session ended, InvalidState, and any unexpected error from a read.
 Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Markers markers,
-                             Rule rule, TimeMs deadline_ms);
+                             Rule rule, TimeMs deadline_ms, SessionId made_in);
 
 // Coroutine parameters are taken by value: a Task may outlive the caller's
 // temporaries only if it is stored, but by value it never matters.

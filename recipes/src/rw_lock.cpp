@@ -2,6 +2,8 @@
 
 #include "contender.h"
 
+#include <algorithm>
+
 #include <utility>
 
 namespace zksim::recipes {
@@ -71,9 +73,16 @@ Task<Result<Grant>> ReadWriteLock::acquire(Side& side, std::size_t kind, TimeMs 
   if (write_.count > 0) own_write = write_.grant->node;
   detail::Rule rule;
   if (kind == kRead) {
-    rule = [holding_write = !own_write.empty()](const std::vector<detail::Contender>& all,
-                                                  std::size_t me) -> std::optional<std::string> {
-      if (holding_write) return std::nullopt;  // nobody else can be inside
+    // Under our write only while it is held, by the listing too: a read
+    // begun just before the write's session was lost lists in the next one.
+    std::string own_name = own_write.substr(own_write.rfind('/') + 1);
+    rule = [this, own_name](const std::vector<detail::Contender>& all,
+                            std::size_t me) -> std::optional<std::string> {
+      const bool under_own_write =
+          !own_name.empty() && holds(write_) &&
+          std::any_of(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(me),
+                      [&](const detail::Contender& c) { return c.name == own_name; });
+      if (under_own_write) return std::nullopt;  // nobody else can be inside
       for (std::size_t i = me; i-- > 0;) {
         if (all[i].kind == kWrite) return all[i].name;
       }

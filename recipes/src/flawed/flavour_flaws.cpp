@@ -96,7 +96,8 @@ Task<Result<Grant>> StaleNodeElection::campaign(TimeMs timeout_ms) {
       node = made->path;
     }
     std::string name(name_of(node));
-    auto turn = co_await detail::wait_turn(zk_, dir_, std::move(name), election_markers(), detail::predecessor_rule(), deadline);
+    auto turn = co_await detail::wait_turn(zk_, dir_, std::move(name), election_markers(), detail::predecessor_rule(), deadline,
+                                            SessionId{});
     if (turn) {
       auto st = co_await zk_.exists(node);
       grant_ = Grant{node, st ? st->czxid : 0};

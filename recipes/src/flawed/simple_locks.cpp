@@ -57,7 +57,8 @@ Task<Result<Grant>> NoGuidLock::acquire(TimeMs timeout_ms) {
     if (r.error() != Error::ConnectionLoss) co_return r.error();
   }
   std::string name = made.path.substr(made.path.rfind('/') + 1);
-  auto turn = co_await detail::wait_turn(zk_, dir_, name, lock_markers(), detail::predecessor_rule(), deadline);
+  auto turn = co_await detail::wait_turn(zk_, dir_, name, lock_markers(), detail::predecessor_rule(), deadline,
+                                            zk_.session_id());
   if (!turn) {
     co_await detail::delete_surely(zk_, made.path);
     co_return turn.error();
