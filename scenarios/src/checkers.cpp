@@ -252,29 +252,41 @@ std::vector<Violation> check_leader_named(const History& h) {
 }
 
 std::vector<Violation> check_prompt_takes(const History& h, TimeMs within_ms) {
-  std::map<std::string, TimeMs> put;    // item -> when its put ended ok
-  std::map<std::string, TimeMs> taken;  // item -> when its first ok take ended
+  // When each item became free to take, and until when: from its put's ok
+  // until its first ok take ended, and from each ok release (given back)
+  // until the first ok take of it that ended after the release was invoked.
+  struct Free {
+    std::string item;
+    const char* how;  // "put", "given back"
+    TimeMs from, until;
+  };
+  std::vector<Free> free;
   std::vector<const Op*> takes;
   for (const Op& o : h.ops()) {
-    if (o.f == "put" && o.outcome == Outcome::Ok) put.emplace(o.value, o.completed);
-    if (o.f != "take" || o.outcome == Outcome::Pending) continue;
-    takes.push_back(&o);
-    if (o.outcome == Outcome::Ok) {
-      auto [it, first] = taken.emplace(o.value, o.completed);
-      if (!first) it->second = std::min(it->second, o.completed);
+    if (o.f == "take" && o.outcome != Outcome::Pending) takes.push_back(&o);
+  }
+  auto first_take = [&](const std::string& item, std::uint64_t after_seq) {
+    TimeMs until = INT64_MAX;
+    for (const Op* t : takes) {
+      if (t->outcome == Outcome::Ok && t->value == item && t->complete_seq > after_seq) until = std::min(until, t->completed);
     }
+    return until;
+  };
+  for (const Op& o : h.ops()) {
+    if (o.outcome != Outcome::Ok) continue;
+    if (o.f == "put") free.push_back(Free{o.value, "put", o.completed, first_take(o.value, 0)});
+    if (o.f == "release") free.push_back(Free{o.value, "given back", o.completed, first_take(o.value, o.invoke_seq)});
   }
   std::vector<Violation> out;
   for (const Op* x : takes) {
-    for (const auto& [item, p] : put) {
-      const TimeMs since = std::max(x->invoked, p);
-      auto t = taken.find(item);
-      const TimeMs free_until = std::min(x->completed, t == taken.end() ? INT64_MAX : t->second);
+    for (const Free& f : free) {
+      const TimeMs since = std::max(x->invoked, f.from);
+      const TimeMs free_until = std::min(x->completed, f.until);
       if (since + within_ms >= free_until) continue;
       out.push_back(Violation{"progress",
                               fmt::format("c{}'s take invoked at t={} was still waiting at t={}, {} ms after item "
-                                          "{} (put at t={}) was free to take, in a run without faults",
-                                          x->client, x->invoked, since + within_ms, within_ms, item, p),
+                                          "{} ({} at t={}) was free to take, in a run without faults",
+                                          x->client, x->invoked, since + within_ms, within_ms, f.item, f.how, f.from),
                               {x->client}, since + within_ms});
       break;
     }
@@ -350,7 +362,71 @@ std::vector<Violation> check_holds_after_loss(const History& h, const std::vecto
   return out;
 }
 
+std::vector<Violation> check_honest_expiry(const History& h, const std::map<int, std::vector<TimeMs>>& expiries) {
+  // Each client's "lost" notes and lock calls, in recording order.
+  struct Mark {
+    std::uint64_t seq;
+    const Op* op;  // nullptr: a "lost" note
+  };
+  std::map<int, std::vector<Mark>> marks;
+  for (const Note& n : h.notes()) {
+    if (n.what == "lost") marks[n.client].push_back({n.seq, nullptr});
+  }
+  for (const Op& o : h.ops()) {
+    if (o.f.starts_with("acquire") || o.f.starts_with("release")) marks[o.client].push_back({o.invoke_seq, &o});
+  }
+  std::vector<Violation> out;
+  for (auto& [client, list] : marks) {
+    std::sort(list.begin(), list.end(), [](const Mark& a, const Mark& b) { return a.seq < b.seq; });
+    auto e = expiries.find(client);
+    auto expired_within = [&](TimeMs from, TimeMs to) {
+      return e != expiries.end() &&
+             std::any_of(e->second.begin(), e->second.end(), [&](TimeMs t) { return from <= t && t <= to; });
+    };
+    std::map<std::string, int> depth;  // side ("", "-read", "-write") -> acquires held
+    bool lost = false;
+    TimeMs since = 0;  // when the client last held nothing
+    for (const Mark& m : list) {
+      const Op* o = m.op;
+      const bool held = std::any_of(depth.begin(), depth.end(), [](const auto& d) { return d.second > 0; });
+      if (!o) {
+        lost = lost || held;
+        continue;
+      }
+      if (o->f.starts_with("acquire")) {
+        const std::string side = o->f.substr(7);
+        if (o->outcome == Outcome::Ok) ++depth[side];
+        if (o->outcome == Outcome::Fail && o->error == Error::NoNode && expired_within(o->invoked, o->completed)) {
+          out.push_back(Violation{"honest-expiry",
+                                  fmt::format("c{}'s {} invoked at t={} failed with NoNode at t={}, though its "
+                                              "session expired meanwhile (its node went with it)",
+                                              client, o->f, o->invoked, o->completed),
+                                  {client}, o->completed});
+          continue;
+        }
+        if (o->outcome != Outcome::Fail || o->error != Error::SessionExpired) continue;
+        if (expired_within(since, o->completed)) continue;
+        out.push_back(Violation{"honest-expiry",
+                                fmt::format("c{}'s {} invoked at t={} failed with SessionExpired at t={}, but its "
+                                            "session did not expire since it last held nothing (t={})",
+                                            client, o->f, o->invoked, o->completed, since),
+                                {client}, o->completed});
+        continue;
+      }
+      int& d = depth[o->f.substr(7)];
+      d = lost ? 0 : std::max(0, d - 1);
+      if (held && std::all_of(depth.begin(), depth.end(), [](const auto& x) { return x.second == 0; })) {
+        since = o->outcome == Outcome::Pending ? o->invoked : o->completed;
+        lost = false;
+      }
+    }
+  }
+  return out;
+}
+
 namespace {
+
+// A wake-up as count_wakeups defines itnamespace {
 
 // A wake-up as count_wakeups defines it: the call it woke, and whether
 // that call made progress.
@@ -421,7 +497,8 @@ std::vector<Violation> check_exclusive_claims(const History& h, const std::map<i
     if (o.f != "take" || o.outcome != Outcome::Ok) continue;
     TimeMs to = INT64_MAX;
     for (const Op& a : h.ops()) {
-      if (a.f == "ack" && a.client == o.client && a.value == o.value && a.invoke_seq > o.complete_seq) {
+      if ((a.f == "ack" || a.f == "release") && a.client == o.client && a.value == o.value &&
+          a.invoke_seq > o.complete_seq) {
         to = a.invoked;
         break;
       }

@@ -246,6 +246,7 @@ struct Holder {
   AnyLock& lock;
   Asker& asker;
   bool rw;
+  DecisionSource& decisions;
   std::string call(const char* f, bool write) const {
     return rw ? fmt::format("{}-{}", f, write ? "write" : "read") : std::string(f);
   }
@@ -317,6 +318,9 @@ Task<bool> section(const Holder& h, bool write, TimeMs timeout_ms, int depth, bo
   if (fenced && v && held) h.s.counter.write(g->fence, *v + 1);
   std::optional<Grant> under;
   if (downgrade) under = co_await acquire_once(h, false, timeout_ms, g->node);
+  // A lost hold ends with one release (the recipes' contract); a varied
+  // holder whose recipe no longer holds may rely on that.
+  if (h.w.varied && held_depth > 1 && !h.lock.holds(write) && h.decisions.pick(2) == 1) held_depth = 1;
   for (; held_depth > 0; --held_depth) co_await release_once(h, write);
   if (under) {
     co_await work(h, false);
@@ -328,7 +332,7 @@ Task<bool> section(const Holder& h, bool write, TimeMs timeout_ms, int depth, bo
 Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<AnyLock> lock,
                    std::shared_ptr<Asker> asker, DecisionSource& decisions) {
   const bool write = asker->write;
-  const Holder h{zk, id, w, s, *lock, *asker, is_rw(w.recipe)};
+  const Holder h{zk, id, w, s, *lock, *asker, is_rw(w.recipe), decisions};
   for (int round = 0; round < w.rounds && !session_over(zk); ++round) {
     const Round r = draw_round(decisions, w, write);
     if (r.shape == Round::Shape::ReadThenWrite) {
@@ -396,7 +400,10 @@ std::vector<std::string> properties(const std::string& r) {
     out = {is_election(r) ? "one-leader" : "mutual-exclusion", "server-exclusion", "fifo",
            "herd-effect", "fenced-exclusion"};
   }
-  if (tells_loss(r)) out.push_back("holds-after-loss");
+  if (tells_loss(r)) {
+    out.push_back("holds-after-loss");
+    out.push_back("honest-expiry");
+  }
   out.push_back("liveness");
   out.push_back("progress");
   out.push_back("no-leaks");
@@ -582,6 +589,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   if (r != "semaphore") append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));
   const std::vector<std::string> acquires{"acquire", "acquire-read", "acquire-write"};
   append(v, check_holds_after_loss(s.history, acquires));
+  if (tells_loss(r)) append(v, check_honest_expiry(s.history, expiry_times(world.trace(), s.sharers)));
   append(v, check_no_pending(s.history, {"acquire", "acquire-read", "acquire-write", "release",
                                          "release-read", "release-write"}));
   // Without a timeout (none drawn either: not varied) an acquire waits as

@@ -82,11 +82,27 @@ Task<> producer(Client& zk, int id, std::size_t index, Workload w, Shared& s, Qu
 
 // Delivers `item` for good: the plain queue's take already did; the
 // locking queue's consumer works on it, then acks.
-Task<bool> finish(recipes::Queue&, Client&, int, recipes::Item, Workload, Shared&) { co_return true; }
+// A varied consumer of the locking queue may give the item back instead
+// (release), drawn per item, and backs off for a take's wait before it
+// takes again, as a consumer that could not process an item would: the
+// item goes to another consumer meanwhile.
+Task<bool> finish(recipes::Queue&, Client&, int, recipes::Item, Workload, Shared&, DecisionSource&) { co_return true; }
 
-Task<bool> finish(recipes::LockingQueue& queue, Client& zk, int id, recipes::Item item, Workload w, Shared& s) {
+Task<bool> finish(recipes::LockingQueue& queue, Client& zk, int id, recipes::Item item, Workload w, Shared& s,
+                  DecisionSource& decisions) {
   co_await zk.sleep(w.hold_ms);
-  auto op = s.history.invoke(id, "ack", zk.now(), item.data);
+  const bool give_back = w.varied && decisions.pick(4) == 1;
+  auto op = s.history.invoke(id, give_back ? "release" : "ack", zk.now(), item.data);
+  if (give_back) {
+    auto released = co_await queue.release(item);
+    if (released) {
+      s.history.ok(op, zk.now(), item.data);
+    } else {
+      record_failure(s.history, op, zk.now(), released.error());
+    }
+    co_await zk.sleep(wait_ms(w));
+    co_return false;
+  }
   auto acked = co_await queue.ack(item);
   if (acked) {
     s.history.ok(op, zk.now(), item.data);
@@ -127,7 +143,7 @@ Task<> consumer(Client& zk, int id, Workload w, Shared& s, QueueState& q, Decisi
     }
     s.history.ok(op, zk.now(), got->data);
     std::string value = got->data;
-    bool done = co_await finish(queue, zk, id, std::move(*got), w, s);
+    bool done = co_await finish(queue, zk, id, std::move(*got), w, s, decisions);
     if (done) {
       q.delivered.insert(value);
       ++s.completed_rounds;
@@ -236,7 +252,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   History with_expiries = s.history;
   note_expiries(world.trace(), s.sharers, with_expiries);
   append(v, check_queue(with_expiries, left, at_least_once(w.recipe)));
-  append(v, check_no_pending(s.history, {"put", "take", "ack"}));
+  append(v, check_no_pending(s.history, {"put", "take", "ack", "release"}));
   // A session timeout: hundreds of round trips in a run without faults.
   if (at_least_once(w.recipe)) append(v, check_exclusive_claims(s.history, expiries(world.trace())));
   if (no_fault_struck(world.trace())) append(v, check_prompt_takes(s.history, w.session_timeout_ms));

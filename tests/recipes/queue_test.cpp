@@ -288,6 +288,38 @@ TEST(LockingQueue, ItemReturnsWhenItsConsumerDiesBeforeTheAck) {
   expect_locking_queue_empty(w);
 }
 
+TEST(LockingQueue, AnItemGivenBackIsHandedAtOnceToAWaitingTake) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  Client& first = w.open("first");
+  Client& waits = w.open("waits");
+  Signal taken;
+  TimeMs given_back = -1;
+  w.spawn(first, [](Client& c, Signal taken, TimeMs& given_back) -> Task<> {
+    LockingQueue q(c, kQueue);
+    co_await q.put("job");
+    auto got = co_await q.take();
+    taken.set();
+    co_await c.sleep(100);  // the other take waits meanwhile: the only item is claimed
+    EXPECT_EQ((co_await q.release(*got)).error(), Error::Ok);
+    given_back = c.now();
+    EXPECT_EQ((co_await q.release(*got)).error(), Error::BadArguments);  // given back already
+  }(first, taken, given_back));
+  TimeMs got_at = -1;
+  w.spawn(waits, [](Client& c, Signal taken, TimeMs& got_at) -> Task<> {
+    co_await taken.wait();
+    LockingQueue q(c, kQueue);
+    auto got = co_await q.take();
+    EXPECT_EQ(got.value().data, "job");
+    got_at = c.now();
+    EXPECT_TRUE((co_await q.ack(*got)).ok());
+  }(waits, taken, got_at));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  EXPECT_GE(got_at, given_back);
+  EXPECT_LT(got_at, given_back + 50);  // woken by the claim's going, not by a timeout
+  expect_locking_queue_empty(w);
+}
+
 TEST(LockingQueue, LostAckReplyStillAcknowledges) {
   ListDecisions d({});
   World w(quiet(), d);

@@ -226,6 +226,28 @@ TEST(ProgressChecker, NoTakeWaitsWhileAnItemNobodyTookIsQueued) {
   EXPECT_EQ(v[1].time, 1100);
 }
 
+TEST(ProgressChecker, AnItemGivenBackIsFreeToTakeAgain) {
+  History h;
+  op(h, 0, "put", 0, 2, Outcome::Ok, "a");
+  op(h, 1, "take", 5, 10, Outcome::Ok, "a");
+  op(h, 2, "take", 20, 620, Outcome::Ok, "a");  // waited while 1 held "a", then at once
+  op(h, 1, "release", 600, 610, Outcome::Ok, "a");
+  op(h, 2, "ack", 630, 640, Outcome::Ok, "a");
+  EXPECT_TRUE(check_prompt_takes(h, 1000).empty());
+
+  History late;
+  op(late, 0, "put", 0, 2, Outcome::Ok, "a");
+  op(late, 1, "take", 5, 10, Outcome::Ok, "a");
+  op(late, 2, "take", 20, 4620, Outcome::Ok, "a");  // not woken when "a" came back
+  op(late, 1, "release", 600, 610, Outcome::Ok, "a");
+  auto v = check_prompt_takes(late, 1000);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "progress");
+  EXPECT_EQ(v[0].clients, std::vector<int>{2});
+  EXPECT_EQ(v[0].time, 1610);
+  EXPECT_NE(v[0].message.find("given back at t=610"), std::string::npos) << v[0].message;
+}
+
 TEST(ProgressChecker, TheFirstEnterToFailEndsBeforeAllMembersArrivedLongAgo) {
   History h;
   op(h, 0, "enter", 0, 4000, Outcome::Fail, "r0");  // member 2 came late
@@ -269,6 +291,61 @@ TEST(HoldsAfterLossChecker, ARecipeThatToldLostSaysHoldsOnlyAfterANewAcquire) {
   same_instant.note(0, 20, "lost");
   same_instant.note(0, 20, "holds");
   EXPECT_EQ(check_holds_after_loss(same_instant, {"acquire"}).size(), 1u);
+}
+
+// An acquire failing with SessionExpired, at [from, to].
+void expired_acquire(History& h, int client, const std::string& f, TimeMs from, TimeMs to) {
+  h.fail(h.invoke(client, f, from), to, Error::SessionExpired);
+}
+
+TEST(HonestExpiryChecker, SessionExpiredNeedsAnExpirySinceTheClientLastHeldNothing) {
+  History h;
+  op(h, 0, "acquire", 0, 10);
+  h.note(0, 20, "lost");
+  expired_acquire(h, 0, "acquire", 25, 25);  // nested, in the hold that was lost at 18: true
+  op(h, 0, "release", 30, 31);               // a lost hold ends with one release
+  expired_acquire(h, 1, "acquire", 40, 70);  // c1's session expired during it
+  const std::map<int, std::vector<TimeMs>> expiries{{0, {18}}, {1, {55}}};
+  EXPECT_TRUE(check_honest_expiry(h, expiries).empty());
+
+  expired_acquire(h, 0, "acquire", 40, 40);  // nothing held since 31, no expiry since
+  auto v = check_honest_expiry(h, expiries);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "honest-expiry");
+  EXPECT_EQ(v[0].clients, std::vector<int>{0});
+  EXPECT_EQ(v[0].time, 40);
+}
+
+TEST(HonestExpiryChecker, AnAcquireWhoseSessionExpiredDuringItDoesNotFailWithNoNode) {
+  History h;
+  h.fail(h.invoke(0, "acquire", 10), 50, Error::NoNode);  // no expiry: another deleted its node
+  EXPECT_TRUE(check_honest_expiry(h, {{0, {5, 60}}}).empty());
+  h.fail(h.invoke(1, "acquire", 10), 50, Error::NoNode);
+  auto v = check_honest_expiry(h, {{1, {30}}});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "honest-expiry");
+  EXPECT_EQ(v[0].clients, std::vector<int>{1});
+  EXPECT_EQ(v[0].time, 50);
+}
+
+TEST(HonestExpiryChecker, ANestedHoldEndsWithItsLastReleaseUnlessItWasLost) {
+  History nested;
+  op(nested, 0, "acquire", 0, 10);
+  op(nested, 0, "acquire", 11, 12);
+  op(nested, 0, "release", 20, 21);          // still held once
+  expired_acquire(nested, 0, "acquire", 30, 30);
+  EXPECT_TRUE(check_honest_expiry(nested, {{0, {25}}}).empty());  // the hold began before the expiry
+
+  History sides;  // a read/write lock's sides end apart
+  op(sides, 0, "acquire-write", 0, 10);
+  op(sides, 0, "acquire-read", 11, 12);
+  sides.note(0, 15, "lost");
+  op(sides, 0, "release-write", 20, 21);
+  expired_acquire(sides, 0, "acquire-write", 30, 30);  // the read side is still held
+  EXPECT_TRUE(check_honest_expiry(sides, {{0, {14}}}).empty());
+  op(sides, 0, "release-read", 40, 41);
+  expired_acquire(sides, 0, "acquire-read", 50, 50);
+  EXPECT_EQ(check_honest_expiry(sides, {{0, {14}}}).size(), 1u);
 }
 
 TEST(WakeupCount, AWakeUpWithoutProgressIsOneAfterWhichTheCallWaitedAgainOrFailed) {
@@ -524,6 +601,9 @@ TEST(ClaimExclusionChecker, AnItemIsHeldByOneConsumerAtATime) {
   op(h, 7, "take", 80, 91, Outcome::Ok, "d");    // 6 crashed (and its session expired later)
   op(h, 8, "take", 100, 110, Outcome::Ok, "e");  // its session expired at 105, before the reply came
   op(h, 9, "take", 106, 108, Outcome::Ok, "e");
+  op(h, 10, "take", 120, 121, Outcome::Ok, "f");
+  op(h, 10, "release", 130, 131, Outcome::Ok, "f");  // given back: held until the release was invoked
+  op(h, 11, "take", 125, 130, Outcome::Ok, "f");
   const std::map<int, std::vector<TimeMs>> expired{{4, {75}}, {6, {79}}, {8, {105}}};
   EXPECT_TRUE(check_exclusive_claims(h, expired).empty());
 

@@ -22,6 +22,7 @@
 
 #include "zksim/client.h"
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -67,12 +68,25 @@ class LockingQueue {
   // Removes a taken item for good. SessionExpired (and the like): the claim
   // went with the session and the item will be delivered again.
   Task<Result<void>> ack(Item item);  // by value: the Task may outlive the caller's object
+  // Gives a taken item back unacknowledged (a consumer that could not
+  // process it): deletes this consumer's claim, so the item is handed out
+  // again, to a waiting take at once. BadArguments: not an item this queue
+  // object took and has not acked or released. SessionExpired (and the
+  // like): the claim went, or goes, with the session that made it.
+  Task<Result<void>> release(Item item);
   std::string items_dir() const { return dir_ + "/items"; }
   std::string claims_dir() const { return dir_ + "/claims"; }
 
  private:
   Client& zk_;
   std::string dir_;
+  // The claims of items taken and not yet acked or released: item node ->
+  // the session the claim was made in and the attempt id it carries.
+  struct Claim {
+    SessionId session;
+    std::string id;
+  };
+  std::map<std::string, Claim> claimed_;
 };
 
 }  // namespace zksim::recipes

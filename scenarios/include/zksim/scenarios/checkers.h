@@ -111,7 +111,10 @@ std::vector<Violation> check_leader_named(const History& h);
 // for a take X that ended and an item I whose "put" ended ok at p, with
 // s = max(X invoked, p), neither X nor any other take ended ok with I by
 // s + within_ms while X was still waiting. (A locking queue's take of I
-// ending ok means I was claimed; an unclaimed item is free to take.)
+// ending ok means I was claimed; an unclaimed item is free to take.) An
+// item given back ("release" ended ok at r) is free again: the same holds
+// with s = max(X invoked, r) and the takes of I that ended after the
+// release was invoked.
 std::vector<Violation> check_prompt_takes(const History& h, TimeMs within_ms);
 
 // Double barrier, per round (the ops' value): the first "enter" to end
@@ -130,6 +133,20 @@ std::vector<Violation> check_prompt_enters(const History& h, int members, TimeMs
 // Curator or kazoo client opened a new session): the session that held is
 // gone, and a holder trusting a yes would work unprotected.
 std::vector<Violation> check_holds_after_loss(const History& h, const std::vector<std::string>& acquires);
+
+// What an acquire's SessionExpired tells (property "honest-expiry"): that
+// the client's session expired during the acquire or during the hold it
+// extends. So an acquire failing with it needs an expiry, in `expiries`
+// (client -> times its session expired, as the server or its library
+// declared), since the client last held nothing: since the release that
+// ended its last hold, where a hold is the acquires of one side
+// ("acquire", "acquire-read", ...) nested, ended by as many releases or,
+// once the recipe told "lost", by one. A recipe still counting a lost hold
+// after that release refuses every later acquire with it. And the other
+// way: an acquire during which its session expired does not fail with
+// NoNode (which says another client deleted its node; in the workloads
+// none deletes another's).
+std::vector<Violation> check_honest_expiry(const History& h, const std::map<int, std::vector<TimeMs>>& expiries);
 
 // Fencing: a protected counter that holders increment (read, then write
 // with their fence); it refuses a write whose fence is older than the last
@@ -222,7 +239,8 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
 
 // At-least-once queue (property "claim-exclusion"): an item is held by one
 // consumer at a time. A consumer holds the item its "take" names from the
-// take's ok until the first of: it invokes "ack" of that item, the server
+// take's ok until the first of: it invokes "ack" or "release" (gives the
+// item back) of that item, the server
 // expires one of its sessions (`expired`: client -> times; the claim goes
 // with the session, and another consumer may rightly take the item before
 // this one hears), its note "crashed", the end of the run. An expiry or a
