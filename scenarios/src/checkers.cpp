@@ -426,8 +426,6 @@ std::vector<Violation> check_honest_expiry(const History& h, const std::map<int,
 
 namespace {
 
-// A wake-up as count_wakeups defines itnamespace {
-
 // A wake-up as count_wakeups defines it: the call it woke, and whether
 // that call made progress.
 struct Wakeup {

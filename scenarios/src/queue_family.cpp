@@ -211,23 +211,6 @@ std::vector<std::string> items_in(const Server& server, const std::string& dir, 
   return values;
 }
 
-// When the server expired each client's sessions; a session shared by
-// several handles (World::share) counts for each of them.
-std::map<int, std::vector<TimeMs>> expiries(const Trace& trace) {
-  std::map<std::int64_t, std::set<int>> clients_of;  // session id -> the clients seen in it
-  for (const TraceEvent& e : trace.events()) {
-    if (e.client >= 0 && e.session.value != 0) clients_of[e.session.value].insert(e.client);
-  }
-  std::map<int, std::vector<TimeMs>> out;
-  for (const TraceEvent& e : trace.events()) {
-    if (e.kind != TraceKind::Server || e.code != static_cast<std::int32_t>(ServerAction::SessionExpired)) continue;
-    auto c = clients_of.find(e.session.value);
-    if (c == clients_of.end()) continue;
-    for (int client : c->second) out[client].push_back(e.time);
-  }
-  return out;
-}
-
 void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   const Server& server = world.server();
   std::vector<std::string> strays, left, dirs{kDir};
@@ -254,7 +237,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   append(v, check_queue(with_expiries, left, at_least_once(w.recipe)));
   append(v, check_no_pending(s.history, {"put", "take", "ack", "release"}));
   // A session timeout: hundreds of round trips in a run without faults.
-  if (at_least_once(w.recipe)) append(v, check_exclusive_claims(s.history, expiries(world.trace())));
+  if (at_least_once(w.recipe)) append(v, check_exclusive_claims(s.history, expiry_times(world.trace(), s.sharers, /*declared_too=*/false)));
   if (no_fault_struck(world.trace())) append(v, check_prompt_takes(s.history, w.session_timeout_ms));
   append(v, check_no_leaks(strays, watches_left(server, take_timed_out)));
 }

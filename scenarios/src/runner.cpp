@@ -104,11 +104,12 @@ void note_expiries(const Trace& trace, const std::map<int, std::vector<int>>& sh
   for_each_expiry(trace, sharers, server_expired, [&h](int client, TimeMs t) { h.note(client, t, "expired"); });
 }
 
-std::map<int, std::vector<TimeMs>> expiry_times(const Trace& trace, const std::map<int, std::vector<int>>& sharers) {
+std::map<int, std::vector<TimeMs>> expiry_times(const Trace& trace, const std::map<int, std::vector<int>>& sharers,
+                                                bool declared_too) {
   std::map<int, std::vector<TimeMs>> out;
-  auto either = [](const TraceEvent& e) {
-    return server_expired(e) ||
-           (e.kind == TraceKind::State && e.code == static_cast<std::int32_t>(SessionState::Expired));
+  auto either = [declared_too](const TraceEvent& e) {
+    return server_expired(e) || (declared_too && e.kind == TraceKind::State &&
+                                 e.code == static_cast<std::int32_t>(SessionState::Expired));
   };
   for_each_expiry(trace, sharers, either, [&out](int client, TimeMs t) { out[client].push_back(t); });
   return out;

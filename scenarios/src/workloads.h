@@ -63,10 +63,11 @@ void append(std::vector<Violation>& to, std::vector<Violation> from);
 // Notes "expired" in `h` at each server-side expiry of a client's session,
 // for the client and the handles sharing its session (`sharers`).
 void note_expiries(const Trace& trace, const std::map<int, std::vector<int>>& sharers, History& h);
-// When each client's session expired, as the server expired it or as the
-// client's library declared it (state Expired), for the client and the
-// handles sharing its session.
-std::map<int, std::vector<TimeMs>> expiry_times(const Trace& trace, const std::map<int, std::vector<int>>& sharers);
+// When each client's session expired on the server (`declared_too`: or
+// its library declared it, state Expired), for the client and the handles
+// sharing its session.
+std::map<int, std::vector<TimeMs>> expiry_times(const Trace& trace, const std::map<int, std::vector<int>>& sharers,
+                                                bool declared_too);
 // A varied workload's draw of one acquire's timeout (Workload::varied):
 // decision 0 keeps `timeout_ms`, the others pick from kVariedTimeoutsMs.
 TimeMs drawn_timeout(DecisionSource& d, TimeMs timeout_ms);
