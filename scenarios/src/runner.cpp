@@ -212,14 +212,24 @@ RunBudget budget_of(const Workload& w, const WorldConfig& config) {
   // (every release wakes every waiter); faults add retries and
   // reconnections. Four times a bound above both, and a floor.
   const std::int64_t per_round = (40 + 5 * clients) * (config.nemesis.any() ? 2 : 1);
+  const std::int64_t work = 4 * clients * rounds * per_round;
   // Time itself costs a step now and then: the container reaper's round
   // every container_check_ms, however idle the clients.
   const TimeMs periodic_ms = std::max<TimeMs>(config.container_check_ms, 1);
   std::int64_t timed = (b.fault_phase_ms + b.settle_ms) / periodic_ms;
-  // And the time-triggered nemesis's window each second of the fault phase.
-  if (config.nemesis.timed()) timed += b.fault_phase_ms / kTimedWindowMs;
-  b.steps = static_cast<std::uint64_t>(4 * clients * rounds * per_round + 2 * timed + 100'000);
+  // And the time-triggered nemesis's windows in the fault phase, counted up
+  // to the run's own work: a fault phase that outlasts them ends at half
+  // the steps, as any fault phase does.
+  if (config.nemesis.timed()) {
+    const TimeMs window_ms = config.nemesis.window_ms > 0 ? config.nemesis.window_ms : timed_window_of(w);
+    timed += std::min<std::int64_t>(b.fault_phase_ms / window_ms, work);
+  }
+  b.steps = static_cast<std::uint64_t>(work + 2 * timed + 100'000);
   return b;
+}
+
+TimeMs timed_window_of(const Workload& w) {
+  return std::clamp<TimeMs>(w.hold_ms + w.think_ms, 10, kTimedWindowMs);
 }
 
 Flavour flavour_of(const Workload& w, int i) {
@@ -332,6 +342,7 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
     config = d.config;
     out.swarm = std::move(d.summary);
   }
+  if (config.nemesis.window_ms == 0) config.nemesis.window_ms = timed_window_of(w);
   // Before the world: the tasks the world destroys may still refer to it.
   detail::Shared s;
   World world(config, decisions);

@@ -18,7 +18,12 @@ std::string ParseError::text() const { return fmt::format("{}:{}:{}: {}", file, 
 
 namespace {
 
-constexpr int kVersion = 1;
+// Version 2 sizes the time-triggered nemesis's windows to the workload
+// (timed_window_of) and opens the first at once, unless the file says
+// otherwise; a version 1 file meant a window a second, the first after a
+// second, and still does (its runs replay as they were found).
+constexpr int kVersion = 2;
+constexpr TimeMs kVersion1WindowMs = 1000;
 
 struct Word {
   std::string text;
@@ -68,6 +73,7 @@ std::string once_key(const std::vector<Word>& w) {
   static const std::set<std::string> once{"recipe", "clients", "rounds", "hold-ms", "think-ms",
                                           "timeout-ms", "session-timeout-ms", "leases", "producers",
                                           "delay-choices", "nemesis-pause-ms", "nemesis-delay-ms",
+                                          "nemesis-window-ms", "nemesis-first-window-ms",
                                           "reentrant", "varied", "swarm", "seed", "strategy", "expect", "client"};
   if (w[0].text == "nemesis" && w.size() > 1) return "nemesis " + w[1].text;
   return once.count(w[0].text) ? w[0].text : "";
@@ -90,14 +96,16 @@ class LineParser {
   LineParser(const std::vector<Word>& w, Scenario& s) : w_(w), s_(s) {}
 
   // Empty string: ok. Else the error message, with col_ set.
-  std::string parse(bool& saw_version, bool& saw_workload_line) {
+  std::string parse(int& version, bool& saw_workload_line) {
     const std::string& d = w_[0].text;
-    if (!saw_version) {
-      if (d != "zksim-scenario") return at(0, "expected 'zksim-scenario 1' first");
+    if (version == 0) {
+      if (d != "zksim-scenario") return at(0, fmt::format("expected 'zksim-scenario {}' first", kVersion));
       std::int64_t v = 0;
       if (auto e = integer(1, v, 0, INT32_MAX); !e.empty()) return e;
-      if (v != kVersion) return at(1, fmt::format("unsupported format version {} (this is version {})", v, kVersion));
-      saw_version = true;
+      if (v < 1 || v > kVersion) {
+        return at(1, fmt::format("unsupported format version {} (this is version {}; 1 is read too)", v, kVersion));
+      }
+      version = static_cast<int>(v);
       return done(2);
     }
     saw_workload_line = true;
@@ -131,6 +139,8 @@ class LineParser {
     if (d == "delay-choices") return int_field(s_.config.delay_choices, 1, 1000);
     if (d == "nemesis-pause-ms") return int_field(s_.config.nemesis.pause_ms, 0, 86'400'000);
     if (d == "nemesis-delay-ms") return int_field(s_.config.nemesis.delay_ms, 0, 86'400'000);
+    if (d == "nemesis-window-ms") return int_field(s_.config.nemesis.window_ms, 1, 86'400'000);
+    if (d == "nemesis-first-window-ms") return int_field(s_.config.nemesis.first_window_ms, 0, 86'400'000);
     if (d == "reentrant" || d == "varied" || d == "swarm") {
       if (w_.size() < 2 || (w_[1].text != "yes" && w_[1].text != "no")) return at(1, "expected 'yes' or 'no'");
       (d == "swarm" ? wl.swarm : d == "varied" ? wl.varied : wl.reentrant) = w_[1].text == "yes";
@@ -282,7 +292,9 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   std::istringstream in(text);
   std::string line;
   int n = 0;
-  bool saw_version = false, saw_workload = false;
+  int version = 0;  // 0: the version line not seen yet
+  bool saw_workload = false;
+  std::set<std::string> given;  // the window directives the file gives
   std::vector<int> fault_lines;
   int producers_line = 0, producers_col = 0, size_line = 1;  // size: where clients or rounds were set
   int strategy_line = 0, strategy_col = 0;
@@ -296,12 +308,12 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     std::vector<Word> w = words_of(line);
     if (w.empty()) {
       std::size_t hash = line.find('#');
-      if (!saw_version && hash != std::string::npos) s.comments.push_back(line.substr(hash + 1 + (line.size() > hash + 1 && line[hash + 1] == ' ')));
+      if (version == 0 && hash != std::string::npos) s.comments.push_back(line.substr(hash + 1 + (line.size() > hash + 1 && line[hash + 1] == ' ')));
       continue;
     }
     std::size_t faults_before = s.faults.size();
     LineParser p(w, s);
-    std::string message = p.parse(saw_version, saw_workload);
+    std::string message = p.parse(version, saw_workload);
     if (!message.empty()) return fail(n, p.col(), message);
     if (const std::string key = once_key(w); !key.empty()) {
       auto [first, fresh] = first_line.emplace(key, n);
@@ -311,8 +323,13 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     if (w[0].text == "producers") producers_line = n, producers_col = w[1].col;
     if (w[0].text == "strategy") strategy_line = n, strategy_col = w[1].col;
     if (w[0].text == "clients" || w[0].text == "rounds") size_line = n;
+    given.insert(w[0].text);
   }
-  if (!saw_version) return fail(n == 0 ? 1 : n, 1, "empty scenario: expected 'zksim-scenario 1'");
+  if (version == 0) return fail(n == 0 ? 1 : n, 1, fmt::format("empty scenario: expected 'zksim-scenario {}'", kVersion));
+  if (version == 1 && s.config.nemesis.timed()) {
+    if (!given.count("nemesis-window-ms")) s.config.nemesis.window_ms = kVersion1WindowMs;
+    if (!given.count("nemesis-first-window-ms")) s.config.nemesis.first_window_ms = kVersion1WindowMs;
+  }
   if (producers_line && s.workload.producers > s.workload.clients) {
     return fail(producers_line, producers_col, fmt::format("{} producers, but there are {} clients",
                                                            s.workload.producers, s.workload.clients));
@@ -364,6 +381,12 @@ std::string write_scenario(const Scenario& s) {
   }
   if (s.config.nemesis.any()) {
     out += fmt::format("nemesis-pause-ms {}\nnemesis-delay-ms {}\n", s.config.nemesis.pause_ms, s.config.nemesis.delay_ms);
+  }
+  if (s.config.nemesis.timed() && s.config.nemesis.window_ms) {
+    out += fmt::format("nemesis-window-ms {}\n", s.config.nemesis.window_ms);
+  }
+  if (s.config.nemesis.timed() && s.config.nemesis.first_window_ms) {
+    out += fmt::format("nemesis-first-window-ms {}\n", s.config.nemesis.first_window_ms);
   }
   for (const ScriptedFault& f : s.faults) {
     out += fmt::format("fault {} client {}", fault_kind_name(static_cast<std::int32_t>(f.kind)),

@@ -484,7 +484,11 @@ void World::Impl::apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms) {
 void World::Impl::start_timed_nemesis() {
   if (timed_running || !cfg.nemesis.timed()) return;
   timed_running = true;
-  call_at(now + kTimedWindowMs, [this] { timed_window(); });
+  call_at(now + std::max<TimeMs>(cfg.nemesis.first_window_ms, 0), [this] { timed_window(); });
+}
+
+TimeMs World::Impl::timed_window_ms() const {
+  return cfg.nemesis.window_ms > 0 ? cfg.nemesis.window_ms : kTimedWindowMs;
 }
 
 void World::Impl::timed_window() {
@@ -492,12 +496,13 @@ void World::Impl::timed_window() {
     timed_running = false;
     return;
   }
-  call_at(now + kTimedWindowMs, [this] { timed_window(); });
+  const TimeMs window_ms = timed_window_ms();
+  call_at(now + window_ms, [this] { timed_window(); });
   // One decision a window; 0 (and every low value) means no fault, as for
   // the request-triggered classes.
   const std::optional<TimedFault> fault = cfg.nemesis.strike_timed(decisions.pick(kNemesisChoices));
   if (!fault) return;
-  call_at(now + decisions.pick(static_cast<std::uint32_t>(kTimedWindowMs)), [this, f = *fault] {
+  call_at(now + decisions.pick(static_cast<std::uint32_t>(window_ms)), [this, f = *fault] {
     if (cfg.nemesis.per_mille[static_cast<int>(f)]) strike_timed(f);
   });
 }

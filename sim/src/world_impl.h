@@ -272,11 +272,13 @@ struct World::Impl {
   };
   std::optional<Strike> fault_for(Handle& h, const UpMsg& msg);
   void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms);
-  // The time-triggered nemesis: a window each kTimedWindowMs, in which a
-  // timed class may strike at a drawn instant; stops once no timed rate is
-  // set (set_nemesis), and starts again when one is.
+  // The time-triggered nemesis: a window each timed_window_ms(), the first
+  // opening first_window_ms after it starts, in which a timed class may
+  // strike at a drawn instant; stops once no timed rate is set
+  // (set_nemesis), and starts again when one is.
   bool timed_running = false;
   void start_timed_nemesis();
+  TimeMs timed_window_ms() const;
   void timed_window();
   void strike_timed(TimedFault fault);
   // Cuts `h` off the server until `until`: its connection breaks and it

@@ -76,6 +76,31 @@ TEST(Runner, CorrectRecipesHoldEveryPropertyUnderEveryFaultClass) {
   }
 }
 
+// The matrix's workload, 4 clients x 4 rounds of 5 ms holds, ends within
+// about 100 ms: with a time-triggered window a second its timed classes
+// never struck at all.
+TEST(Runner, TimedFaultClassesStrikeRunsShorterThanASecond) {
+  for (TimedFault fault : {TimedFault::AnyTime, TimedFault::BlipAll, TimedFault::Burst}) {
+    WorldConfig c;
+    c.nemesis.per_mille[static_cast<int>(fault)] = 30;
+    c.nemesis.pause_ms = 3000;
+    int struck = 0;
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+      SeededDecisions d(seed);
+      RunResult r = run(Workload{.recipe = "lock", .clients = 4, .rounds = 4}, d, {}, c);
+      struck += std::ranges::any_of(r.trace, [](const TraceEvent& e) { return e.kind == TraceKind::Fault; });
+    }
+    EXPECT_GE(struck, 40) << fault_class_name(static_cast<int>(fault)) << " struck " << struck << " of 200 runs";
+  }
+}
+
+TEST(Runner, TheTimedWindowIsARoundsOwnTime) {
+  EXPECT_EQ(timed_window_of(Workload{.hold_ms = 5, .think_ms = 5}), 10);
+  EXPECT_EQ(timed_window_of(Workload{.hold_ms = 300, .think_ms = 5}), 305);
+  EXPECT_EQ(timed_window_of(Workload{.hold_ms = 0, .think_ms = 0}), 10);
+  EXPECT_EQ(timed_window_of(Workload{.hold_ms = 3000, .think_ms = 5}), kTimedWindowMs);
+}
+
 TEST(Runner, CorrectLockHoldsWhenHoldersArePausedOrExpiredWhileHolding) {
   for (const char* recipe : {"lock", "election", "rw-lock"}) {
     for (FaultKind kind : {FaultKind::Pause, FaultKind::ExpireSession, FaultKind::Crash}) {

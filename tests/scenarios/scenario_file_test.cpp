@@ -132,6 +132,47 @@ TEST(ScenarioFile, TimedFaultClassesAndFaultsOnAllClientsAreReadAndWritten) {
   EXPECT_EQ(write_scenario(*again), written);
 }
 
+// Version 2 leaves the time-triggered windows to the harness (0: sized to
+// the workload's round) and opens the first at once; a version 1 file meant
+// a window a second from the first second, and replays so.
+TEST(ScenarioFile, Version1FilesKeepTheirTimedWindowOfASecond) {
+  const std::string body = "recipe lock\nclients 3\nnemesis any-time 20\nexpect pass\n";
+  auto v1 = parse_scenario("zksim-scenario 1\n" + body, "t.scn", nullptr);
+  ASSERT_TRUE(v1);
+  EXPECT_EQ(v1->config.nemesis.window_ms, 1000);
+  EXPECT_EQ(v1->config.nemesis.first_window_ms, 1000);
+  auto v2 = parse_scenario("zksim-scenario 2\n" + body, "t.scn", nullptr);
+  ASSERT_TRUE(v2);
+  EXPECT_EQ(v2->config.nemesis.window_ms, 0);
+  EXPECT_EQ(v2->config.nemesis.first_window_ms, 0);
+  // Written again (as version 2), the first says what it meant.
+  const std::string written = write_scenario(*v1);
+  EXPECT_NE(written.find("zksim-scenario 2\n"), std::string::npos) << written;
+  EXPECT_NE(written.find("nemesis-window-ms 1000\nnemesis-first-window-ms 1000\n"), std::string::npos) << written;
+  auto again = parse_scenario(written, "w.scn", nullptr);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->config.nemesis.window_ms, 1000);
+  EXPECT_EQ(again->config.nemesis.first_window_ms, 1000);
+  // Without a time-triggered class there is no window to speak of.
+  auto plain = parse_scenario("zksim-scenario 1\nrecipe lock\nnemesis pause 20\n", "t.scn", nullptr);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->config.nemesis.window_ms, 0);
+  EXPECT_EQ(write_scenario(*plain).find("window"), std::string::npos);
+}
+
+TEST(ScenarioFile, TimedWindowsAreReadAndWritten) {
+  auto s = parse_scenario("zksim-scenario 2\nrecipe lock\nnemesis burst 5\nnemesis-window-ms 40\n"
+                          "nemesis-first-window-ms 7\n", "t.scn", nullptr);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->config.nemesis.window_ms, 40);
+  EXPECT_EQ(s->config.nemesis.first_window_ms, 7);
+  const std::string written = write_scenario(*s);
+  EXPECT_NE(written.find("nemesis-window-ms 40\nnemesis-first-window-ms 7\n"), std::string::npos) << written;
+  EXPECT_EQ(error_of("zksim-scenario 2\nnemesis-window-ms 0\n"), "t.scn:2:19: '0' is not a number from 1 to 86400000");
+  EXPECT_EQ(error_of("zksim-scenario 2\nnemesis-window-ms 5\nnemesis-window-ms 5\n"),
+            "t.scn:3:1: 'nemesis-window-ms' given twice (first on line 2)");
+}
+
 TEST(ScenarioFileErrors, AFaultOnAllClientsNeedsATime) {
   EXPECT_EQ(error_of("zksim-scenario 1\nrecipe lock\nfault drop-before-apply client all on create\n"),
             "t.scn:3:36: a fault on 'client all' needs 'at <ms>'");
@@ -181,12 +222,13 @@ TEST(ScenarioFileErrors, AStrategyMustBeHowTheFileRuns) {
 }
 
 TEST(ScenarioFileErrors, MissingVersionLine) {
-  EXPECT_EQ(error_of("recipe lock\n"), "t.scn:1:1: expected 'zksim-scenario 1' first");
-  EXPECT_EQ(error_of(""), "t.scn:1:1: empty scenario: expected 'zksim-scenario 1'");
+  EXPECT_EQ(error_of("recipe lock\n"), "t.scn:1:1: expected 'zksim-scenario 2' first");
+  EXPECT_EQ(error_of(""), "t.scn:1:1: empty scenario: expected 'zksim-scenario 2'");
 }
 
 TEST(ScenarioFileErrors, UnsupportedVersion) {
-  EXPECT_EQ(error_of("zksim-scenario 9\n"), "t.scn:1:16: unsupported format version 9 (this is version 1)");
+  EXPECT_EQ(error_of("zksim-scenario 9\n"), "t.scn:1:16: unsupported format version 9 (this is version 2; 1 is read too)");
+  EXPECT_EQ(error_of("zksim-scenario 0\n"), "t.scn:1:16: unsupported format version 0 (this is version 2; 1 is read too)");
 }
 
 TEST(ScenarioFileErrors, UnknownDirectiveAndRecipe) {

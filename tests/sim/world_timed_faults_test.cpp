@@ -113,6 +113,27 @@ TEST(TimedFaults, BurstDropsOneClientTwoOrThreeTimesMillisecondsApart) {
   EXPECT_LE(in_burst, 3);
 }
 
+TEST(TimedFaults, TheFirstWindowOpensAtFirstWindowMsAndEachLastsWindowMs) {
+  for (TimeMs first : {TimeMs{0}, TimeMs{300}}) {
+    WorldConfig c = timed(TimedFault::AnyTime, 1000, 10);  // every window strikes; short pauses
+    c.nemesis.window_ms = 50;
+    c.nemesis.first_window_ms = first;
+    SeededDecisions d(3);
+    World w(c, d);
+    idle_clients(w, 3, 2'000);
+    w.run_until(1'000);
+    const auto faults = faults_in(w);
+    ASSERT_FALSE(faults.empty());
+    EXPECT_GE(faults.front()->time, first);
+    EXPECT_LT(faults.front()->time, first + 50) << "the first window struck late";
+    // One strike a window at most: no two faults in one window.
+    std::map<TimeMs, int> per_window;
+    for (const TraceEvent* e : faults) ++per_window[(e->time - first) / 50];
+    for (const auto& [window, n] : per_window) EXPECT_EQ(n, 1) << "window " << window;
+    EXPECT_GE(per_window.size(), 5u);
+  }
+}
+
 TEST(TimedFaults, StopWhenTheRatesAreClearedAndDrawNothingMore) {
   SeededDecisions seeded(4);
   RecordingDecisions d(seeded);

@@ -38,7 +38,7 @@ TEST(CliReplay, AVerdictOtherThanExpectedExits1) {
 
 TEST(CliReplay, BadInputExits2WithOneLine) {
   TempDir d;
-  const std::string bad = d.write("bad.scn", "zksim-scenario 2\n");
+  const std::string bad = d.write("bad.scn", "zksim-scenario 3\n");
   const std::vector<std::vector<std::string>> cases{
       {"replay"}, {"replay", d.file("missing.scn")}, {"replay", bad}, {"replay", bad, bad}, {"replay", d.path()}};
   for (const auto& args : cases) {
@@ -46,7 +46,7 @@ TEST(CliReplay, BadInputExits2WithOneLine) {
     EXPECT_EQ(r.status, 2) << args.back();
     EXPECT_EQ(lines(r.err), 1) << r.err;
   }
-  EXPECT_TRUE(zksim({"replay", bad}).err.starts_with(bad + ":1:16: unsupported format version 2"));
+  EXPECT_TRUE(zksim({"replay", bad}).err.starts_with(bad + ":1:16: unsupported format version 3"));
 }
 
 TEST(CliTimeline, WritesAPageNamingEveryClient) {

@@ -88,12 +88,16 @@ inline constexpr std::uint32_t kNemesisChoices = 1000;
 // end: see kNemesisStorm); drops and delays hit the requester; expiry,
 // pause and crash hit a client chosen by a decision (0: the requester), so
 // a holder that sends nothing can be hit too. A time-triggered class
-// strikes with its rate in each simulated second (kTimedWindowMs), at a
-// drawn instant of it. All zero: no nemesis.
+// strikes with its rate in each window of window_ms, at a drawn instant of
+// it; the first window opens at first_window_ms. All zero: no nemesis.
 struct NemesisRates {
   std::uint32_t per_mille[kFaultClasses] = {};
   TimeMs pause_ms = 0;   // how long a random Pause (or blip) lasts, at most
   TimeMs delay_ms = 0;   // how late a random Delay makes the next message
+  // 0: kTimedWindowMs in a World; the harness (scenarios::run) sizes it to
+  // the workload's round instead, so that runs of any length are struck.
+  TimeMs window_ms = 0;
+  TimeMs first_window_ms = 0;
   bool per_request() const { return any_of(0, kFaultKinds); }
   bool timed() const { return any_of(kFaultKinds, kFaultClasses); }
   bool any() const { return any_of(0, kFaultClasses); }
@@ -118,6 +122,7 @@ struct NemesisRates {
     return false;
   }
 };
+// The window of a World whose NemesisRates::window_ms is 0.
 inline constexpr TimeMs kTimedWindowMs = 1000;
 
 }  // namespace zksim

@@ -1,7 +1,7 @@
 // Scenario files (*.scn): a run written down so it replays exactly. Plain
 // text, one directive per line, '#' starts a comment, versioned:
 //
-//   zksim-scenario 1
+//   zksim-scenario 2                # version 1 files are read too
 //   recipe lock                     # see recipe_names()
 //   clients 5
 //   rounds 10
@@ -13,6 +13,10 @@
 //                                   # takes the (i mod n)th; default c
 //   nemesis pause 30                # per-mille rate of a fault class (repeatable)
 //   nemesis-pause-ms 3000           # also: nemesis-delay-ms
+//   nemesis-window-ms 50            # time-triggered classes: a window's length
+//                                   # (default: timed_window_of the workload; in a
+//                                   # version 1 file 1000) and the first's start,
+//   nemesis-first-window-ms 0       # (default 0; in a version 1 file 1000)
 //   delay-choices 3                 # message delay spread (1: none)
 //   fault expire-session client 1 at 1200
 //   fault drop-after-apply client 0 on create nth 3

@@ -146,6 +146,14 @@ struct RunResult {
 // never comes near it: simulated time with the nemesis on, then to settle,
 // and steps (World::steps()) in all, of which at most half with faults.
 // Simulated time costs nothing by itself; steps are work and memory.
+// The window of the time-triggered nemesis a run of `w` gets when its
+// config leaves NemesisRates::window_ms 0: a round's own time (a hold and a
+// think time), from 10 ms to kTimedWindowMs. A timed class's rate is then
+// the chance that a round's worth of time is struck, whatever the run's
+// length: with one window a second, runs of 5 ms holds, which end within
+// about 100 ms, were never struck at all.
+TimeMs timed_window_of(const Workload& w);
+
 struct RunBudget {
   TimeMs fault_phase_ms = 0;
   TimeMs settle_ms = 0;
