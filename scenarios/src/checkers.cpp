@@ -601,11 +601,24 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
   }
   std::map<std::string, int> queued;
   for (const std::string& v : left) ++queued[v];
+  // Until when an unresolved take may hold a claim (at least once). A take
+  // that failed with SessionExpired may have ended in a new session its
+  // library opened (Curator, kazoo), which cannot delete the claim it made
+  // in the old one: the claim stands until the server expires that session,
+  // the client's first expiry after the take began.
+  auto claim_end = [&](const Op* t) {
+    TimeMs end = t->completed;
+    if (t->outcome != Outcome::Fail || t->error != Error::SessionExpired) return end;
+    for (TimeMs e : expiries[t->client]) {
+      if (e >= t->invoked) return std::max(end, e);
+    }
+    return end;
+  };
   // Whether unresolved take `t` may hold (at least once) or have removed (at
   // most once) an item at time `when`.
   auto unresolved_at = [&](const Op* t, TimeMs when) {
     if (t->invoked > when) return false;
-    return !at_least_once || t->outcome == Outcome::Pending || t->completed >= when;
+    return !at_least_once || t->outcome == Outcome::Pending || claim_end(t) >= when;
   };
 
   std::set<std::string> seen;  // taken or queued
@@ -666,7 +679,7 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
     // in [invoked, completed] (a claimant whose session then expired
     // released its item after b had passed it by).
     auto held = static_cast<std::size_t>(std::count_if(unresolved.begin(), unresolved.end(), [&](const Op* u) {
-      return unresolved_at(u, when) || (at_least_once && u->invoked <= when && u->completed >= tb->invoked);
+      return unresolved_at(u, when) || (at_least_once && u->invoked <= when && claim_end(u) >= tb->invoked);
     }));
     // So may an ok take of another client whose session expired while it
     // ran (its client library went on in a new one): until the expiry, a

@@ -544,6 +544,40 @@ TEST(QueueChecker, AtLeastOnceAnOkTakeWhoseSessionExpiredMayHaveHeldAnotherItemU
   EXPECT_EQ(check_queue(later, {}, true).size(), 1u);
 }
 
+// Found by the matrix with c, curator and kazoo clients under blip-all: c1
+// (Curator) claimed a, then its library declared the session lost and its
+// take failed with SessionExpired, in a new session that could not delete
+// the old session's claim; the server expired that session only later
+// (late, as it does with such clients). Until then c2 rightly took b.
+TEST(QueueChecker, AtLeastOnceATakeThatFailedWithSessionExpiredMayHoldAnItemUntilTheServerExpiresItsSession) {
+  History h;
+  op(h, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(h, 0, "put", 6, 10, Outcome::Ok, "b");
+  auto lost = h.invoke(1, "take", 11);
+  h.fail(lost, 2067, Error::SessionExpired);
+  op(h, 2, "take", 2834, 2846, Outcome::Ok, "b");
+  op(h, 1, "take", 3201, 3209, Outcome::Ok, "a");
+  History late = h;
+  late.note(1, 3200, "expired");
+  EXPECT_TRUE(check_queue(late, {}, true).empty());
+  // Expired on the server before the take failed (a C client hears of it
+  // no sooner): the claim was gone by 2067, and b was taken out of order.
+  History early = h;
+  early.note(1, 2000, "expired");
+  auto v = check_queue(early, {}, true);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "queue-fifo");
+  // A take that failed otherwise deleted its claim before it ended.
+  History timed_out;
+  op(timed_out, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(timed_out, 0, "put", 6, 10, Outcome::Ok, "b");
+  op(timed_out, 1, "take", 11, 2067, Outcome::Fail);
+  timed_out.note(1, 3200, "expired");
+  op(timed_out, 2, "take", 2834, 2846, Outcome::Ok, "b");
+  op(timed_out, 1, "take", 3201, 3209, Outcome::Ok, "a");
+  EXPECT_EQ(check_queue(timed_out, {}, true).size(), 1u);
+}
+
 TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverlaps) {
   History lost;
   op(lost, 0, "put", 0, 5, Outcome::Ok, "a");
