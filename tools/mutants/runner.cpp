@@ -59,9 +59,12 @@ struct Cell {
 
 // Runs `strategy`'s campaigns over `recipes`, in turns, until a run
 // violates a property or each campaign has made `budget` runs.
-Hunt hunt(const std::vector<std::string>& recipes, Strategy strategy, std::int64_t budget, int shrink_runs) {
+Hunt hunt(const std::vector<std::string>& recipes, const std::vector<Flavour>& flavours, bool varied,
+          Strategy strategy, std::int64_t budget, int shrink_runs) {
   cli::MatrixOptions o;
   o.recipes = recipes;
+  o.flavours = flavours;
+  o.varied = varied;
   o.faults = {"none"};
   for (int k = 0; k < kFaultClasses; ++k) o.faults.emplace_back(fault_class_name(k));
   o.runs = budget;
@@ -163,6 +166,8 @@ cli::CommandSpec spec() {
            {"--budget", "RUNS", "runs per campaign (recipe x fault class) and strategy (default 300, the matrix's)"},
            {"--survivor-budget", "RUNS", "runs per campaign for a mutant the file marks equivalent or gap, which are only reported (default: --budget)"},
            {"--shrink-runs", "N", "most runs spent shrinking the killing run (default 300)"},
+           {"--varied", "", "the matrix's campaigns with varied workloads, as 'zksim matrix --varied' runs them"},
+           {"--client", "FLAVOURS", "the client libraries of the matrix's campaigns, as 'zksim matrix --client' takes them (default c)"},
            {"--every-strategy", "", "hunt with each strategy on its own (for the benchmark) instead of stopping at the first kill"},
            {"--tsv", "", "also print a tab-separated line per strategy hunted, for scripts/mutants.sh: result, id, operator, strategy, killed|survived, property, fault, runs, seconds, shrunk decisions, expectation"}},
       .details =
@@ -190,6 +195,7 @@ int run_main(const std::vector<std::string>& argv) {
   }
   const std::int64_t budget = a.integer("--budget", 300, 1, 1'000'000);
   const int shrink_runs = static_cast<int>(a.integer("--shrink-runs", 300, 0, 1'000'000));
+  const std::vector<Flavour> flavours = cli::parse_flavours(s.name + " --client", a.text("--client", "c"));
   const std::string id = kMutantId;
   Mutant m;
   if (id == "none") {
@@ -206,7 +212,7 @@ int run_main(const std::vector<std::string>& argv) {
   const std::int64_t runs = m.expect == Mutant::Expect::Killed ? budget : a.integer("--survivor-budget", budget, 1, 1'000'000);
   bool killed = false;
   for (int k = 0; k < static_cast<int>(scenarios::strategy_names().size()) && (!killed || a.flag("--every-strategy")); ++k) {
-    const Hunt h = hunt(m.recipes, static_cast<Strategy>(k), runs, shrink_runs);
+    const Hunt h = hunt(m.recipes, flavours, a.flag("--varied"), static_cast<Strategy>(k), runs, shrink_runs);
     const std::string_view strategy = scenarios::strategy_name(h.strategy);
     if (h.kill) {
       killed = true;
