@@ -180,17 +180,38 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
     if (zk.session_id() != session) continue;
     Signal changed;
     auto fired = std::make_shared<bool>(false);
-    std::string predecessor = join(dir, *wait_on);
-    armed.reset();
-    armed.emplace(zk, predecessor, WatcherType::Data);
     Watcher on_change = [changed, fired](const WatchedEvent& e) mutable {
       if (e.type != EventType::None) *fired = true;
       changed.set();
     };
-    auto watched = co_await zk.get_data(predecessor, std::move(on_change));
-    if (!watched) {
-      if (watched.error() == Error::NoNode || watched.error() == Error::ConnectionLoss) continue;
-      co_return watched.error();
+    armed.reset();
+    if (wait_on->empty()) {
+      // Any change among the contenders: a child watch, set by a second
+      // listing to which the rule is applied again (a change between the
+      // two listings would not fire it).
+      armed.emplace(zk, dir, WatcherType::Children);
+      auto relisted = co_await contenders(zk, dir, markers, std::move(on_change));
+      if (!relisted) {
+        if (relisted.error() != Error::ConnectionLoss) co_return relisted.error();
+        continue;
+      }
+      auto still = std::find_if(relisted->begin(), relisted->end(),
+                                [&](const Contender& c) { return c.name == name; });
+      if (still == relisted->end() || !rule(*relisted, static_cast<std::size_t>(still - relisted->begin()))) {
+        // Gone, or our turn came meanwhile: the next round sees which,
+        // without this watch.
+        co_await armed->give_up_surely();
+        armed.reset();
+        continue;
+      }
+    } else {
+      std::string predecessor = join(dir, *wait_on);
+      armed.emplace(zk, predecessor, WatcherType::Data);
+      auto watched = co_await zk.get_data(predecessor, std::move(on_change));
+      if (!watched) {
+        if (watched.error() == Error::NoNode || watched.error() == Error::ConnectionLoss) continue;
+        co_return watched.error();
+      }
     }
     TimeMs left = time_left(zk, deadline_ms);
     if (!co_await zk.wait_for(changed, left)) {

@@ -65,7 +65,8 @@ Task<Result<std::vector<Contender>>> contenders(Client& zk, std::string dir, Mar
                                                 Watcher watcher = {});
 
 // Given the contenders and our index among them: nullopt when it is our
-// turn, else the name of the one contender whose deletion we wait for.
+// turn, else the name of the one contender whose deletion we wait for, or
+// "" to wait for any change among them (a child watch on their directory).
 using Rule = std::function<std::optional<std::string>(const std::vector<Contender>&, std::size_t me)>;
 // An exclusive lock's rule: our turn when first, else wait for the one just before us.
 Rule predecessor_rule();
@@ -82,7 +83,7 @@ Task<Result<void>> release_grant(Client& zk, std::optional<Grant>& grant);
 // Waits until `rule` says it is the turn of `name` (a child of `dir`).
 // Each round lists the contenders and sets a data watch on the node the rule
 // names (getData leaves no watch if that node is already gone; then the
-// round repeats). Errors: OperationTimeout at `deadline_ms` (negative: no
+// round repeats), or a child watch on `dir` by listing them again. Errors: OperationTimeout at `deadline_ms` (negative: no
 // deadline), after removing that watch (Watching::give_up_surely, so across
 // a ConnectionLoss it waits for the connection, as the node's delete does);
 // NoNode if our node disappeared while the session it was made in

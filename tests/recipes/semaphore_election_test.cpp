@@ -15,8 +15,16 @@ using recipes::LeaderElection;
 using recipes::Semaphore;
 
 const std::string kSem = "/sem/pool";
+
+// Nothing left in the semaphore's lock and lease directories (which stay).
+void expect_no_lease_leftovers(World& w) {
+  expect_no_leftovers(w, kSem + "/" + Semaphore::kLocks);
+  expect_no_leftovers(w, kSem + "/" + Semaphore::kLeases);
+}
 const std::string kElect = "/election/svc";
 
+// Holds of 50 ms: longer than an acquire's round trips through the internal
+// lock, so that N leases are held at once.
 Task<> lease_rounds(Client& zk, int leases, Critical& cs, int rounds) {
   Semaphore sem(zk, kSem, leases);
   for (int i = 0; i < rounds; ++i) {
@@ -24,7 +32,7 @@ Task<> lease_rounds(Client& zk, int leases, Critical& cs, int rounds) {
     EXPECT_TRUE(lease.ok()) << error_name(lease.error());
     if (!lease) co_return;
     cs.enter(0, lease->fence);
-    co_await zk.sleep(5);
+    co_await zk.sleep(50);
     cs.leave();
     EXPECT_TRUE((co_await sem.release(*lease)).ok());
   }
@@ -42,8 +50,11 @@ int leases(int clients, int n, int rounds, std::uint64_t seed) {
   EXPECT_TRUE(w.run_until_done(10'000'000));
   EXPECT_LE(cs.max_inside, n);
   EXPECT_EQ(cs.entries, clients * rounds);
+  // Herd-free: a lock release wakes its successor, a lease release the
+  // lock's holder.
   EXPECT_LE(watch_events(w, EventType::NodeDeleted), clients * rounds);
-  expect_no_leftovers(w, kSem);
+  EXPECT_LE(watch_events(w, EventType::NodeChildrenChanged), clients * rounds);
+  expect_no_lease_leftovers(w);
   return cs.max_inside;
 }
 
@@ -84,7 +95,7 @@ TEST(Semaphore, ExpiredHolderGivesItsLeaseUpAndIsTold) {
   w.schedule(at_time(FaultKind::ExpireSession, 0, 500));
   ASSERT_TRUE(w.run_until_done(100'000));
   EXPECT_EQ(told, (std::vector<HoldEvent>{HoldEvent::Suspended, HoldEvent::Lost}));
-  expect_no_leftovers(w, kSem);
+  expect_no_lease_leftovers(w);
 }
 
 TEST(Semaphore, LostCreateReplyDoesNotTakeTwoLeases) {
@@ -99,7 +110,41 @@ TEST(Semaphore, LostCreateReplyDoesNotTakeTwoLeases) {
   ASSERT_TRUE(w.run_until_done(100'000));
   EXPECT_EQ(responses(w, 0, request_kind<CreateRequest>, Error::ConnectionLoss), 1);
   EXPECT_EQ(cs.entries, 6);
-  expect_no_leftovers(w, kSem);
+  expect_no_lease_leftovers(w);
+}
+
+// Any lease freed ahead of a waiter can let it in, not only the one N
+// places ahead: with leases held by a (long) and b (short), c waits, and
+// gets b's lease when b releases it, not when a does.
+TEST(Semaphore, ALeaseFreedByANearerHolderIsGrantedAtOnce) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  TimeMs c_granted = -1;
+  auto holder = [](Client& zk, TimeMs start, TimeMs hold) -> Task<> {
+    co_await zk.sleep(start);
+    Semaphore sem(zk, kSem, 2);
+    auto lease = co_await sem.acquire();
+    EXPECT_TRUE(lease.ok());
+    co_await zk.sleep(hold);
+    co_await sem.release(*lease);
+  };
+  Client& a = w.open("a");
+  Client& b = w.open("b");
+  Client& c = w.open("c");
+  w.spawn(a, holder(a, 0, 10'000));
+  w.spawn(b, holder(b, 20, 100));
+  w.spawn(c, [](Client& zk, TimeMs& granted) -> Task<> {
+    co_await zk.sleep(40);
+    Semaphore sem(zk, kSem, 2);
+    auto lease = co_await sem.acquire();
+    EXPECT_TRUE(lease.ok());
+    granted = zk.now();
+    co_await sem.release(*lease);
+  }(c, c_granted));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  EXPECT_GE(c_granted, 120);
+  EXPECT_LT(c_granted, 200) << "c waited for a's lease while b's stood free";
+  expect_no_lease_leftovers(w);
 }
 
 struct Leaders {

@@ -22,12 +22,13 @@ struct Script {
   int rounds = 1;
   TimeMs hold_ms = 300;
   TimeMs timeout_ms = -1;
+  int leases = 2;
   std::vector<ScriptedFault> faults;
 };
 
 RunResult run_script(const Script& s) {
   Workload w{.recipe = s.recipe, .clients = s.clients, .rounds = s.rounds, .hold_ms = s.hold_ms,
-             .timeout_ms = s.timeout_ms};
+             .timeout_ms = s.timeout_ms, .leases = s.leases};
   WorldConfig c;
   c.delay_choices = 1;
   SeededDecisions d(1);
@@ -203,8 +204,9 @@ TEST(Probes, TimeoutWithdrewNode) {
 
 TEST(Probes, OtherRecipesReachTheHolderProbesToo) {
   for (const char* recipe : {"rw-lock", "semaphore", "election"}) {
-    // Semaphores have two leases: three clients make one wait.
-    RunResult r = run_script(Script{.recipe = recipe, .clients = 3, .faults = {at(FaultKind::Pause, 0, 100, 3000)}});
+    // One lease: the paused holder's expiry lets the next in.
+    RunResult r = run_script(
+        Script{.recipe = recipe, .clients = 3, .leases = 1, .faults = {at(FaultKind::Pause, 0, 100, 3000)}});
     EXPECT_EQ(reached(r, "holder-session-expired"), 1) << recipe;
     EXPECT_EQ(reached(r, "granted-before-expired-holder-knew"), 1) << recipe;
   }

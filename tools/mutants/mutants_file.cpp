@@ -24,6 +24,7 @@ const std::vector<std::string>& mutant_operators() {
       "off-by-one",              // one too many or too few
       "wrong-order",             // swap two steps, or the order of a sort
       "drop-check",              // drop a check of the input
+      "drop-guard",              // drop a lock that serializes the steps
   };
   return ops;
 }

@@ -1,9 +1,11 @@
-// A counting semaphore with N leases (the shape of Curator's
-// InterProcessSemaphoreV2, done with one directory): each acquire creates
-// an ephemeral-sequential node "…lease-<seq>"; the first N nodes in
-// sequence order hold leases; a waiter at position i >= N waits for the
-// node at position i - N, the one whose deletion can first let it in. A
-// node's position only ever decreases, so at most N hold at any time.
+// A counting semaphore with N leases, as Curator's InterProcessSemaphoreV2
+// does it: an acquirer takes an internal lock (a Lock under `dir`/locks),
+// creates a protected ephemeral-sequential lease node under `dir`/leases,
+// and, while more than N lease nodes stand, waits for any change among
+// them (a child watch); then it releases the lock. Only the lock's holder
+// waits on the leases, so a release wakes one waiter, and any lease freed
+// lets it in (waiting for one particular node, the N-th ahead, would leave
+// a lease idle when a nearer holder releases first).
 //
 //   zksim::recipes::Semaphore pool(zk, "/leases/db", 3);
 //   if (auto lease = co_await pool.acquire(1000)) {
@@ -32,7 +34,9 @@ class Semaphore {
   Semaphore(const Semaphore&) = delete;
   Semaphore& operator=(const Semaphore&) = delete;
 
-  // One lease per call; one object may hold several. Errors as Lock::acquire.
+  // One lease per call; one object may hold several, acquired one at a
+  // time. Errors as Lock::acquire (OperationTimeout when `timeout_ms`, for
+  // the lock and the wait together, runs out).
   Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
   // BadArguments if `lease` is not one this object holds.
   Task<Result<void>> release(Grant lease);  // by value: the Task may outlive the caller's object
@@ -41,11 +45,15 @@ class Semaphore {
   int held() const;
   int leases() const { return leases_; }
   static constexpr const char* kMarker = "lease-";
+  // The directories under `dir`: the internal lock's and the leases'.
+  static constexpr const char* kLocks = "locks";
+  static constexpr const char* kLeases = "leases";
 
  private:
   Client& zk_;
-  std::string dir_;
+  std::string leases_dir_;
   int leases_;
+  Lock lock_;
   std::vector<Grant> held_;
   std::unique_ptr<detail::HoldTracker> tracker_;
 };
