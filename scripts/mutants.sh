@@ -8,24 +8,21 @@
 # strategy, the survivors, and the kill-rate table per strategy: mutants
 # killed of those not marked equivalent, the median and largest wall time
 # to the kill, and the median runs and shrunk decisions of the kills.
-# Usage: scripts/mutants.sh [--budget RUNS] [--jobs N] [--client FLAVOURS] [--varied]
+# Usage: scripts/mutants.sh [--budget RUNS] [--jobs N] [--client FLAVOURS]
 #   jobs: mutants run at once (default 1, so times are not shared); client: the
-#   campaigns' client libraries, as zksim matrix --client takes them (default c);
-#   varied: the campaigns with varied workloads (zksim matrix --varied)
+#   campaigns' client libraries, as zksim matrix --client takes them (default any, as the matrix)
 # Exit status: 0, or 1 when the control showed a violation or a mutant expected killed survived.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 budget=300
 jobs=1
-client=c
-varied=
+client=any
 while [ $# -gt 0 ]; do
   case "$1" in
     --budget) budget="${2:?--budget needs RUNS}"; shift 2 ;;
     --jobs) jobs="${2:?--jobs needs N}"; shift 2 ;;
     --client) client="${2:?--client needs FLAVOURS}"; shift 2 ;;
-    --varied) varied=--varied; shift ;;
-    *) echo "mutants.sh: unknown option '$1' (known: --budget RUNS, --jobs N, --client FLAVOURS, --varied)" >&2; exit 2 ;;
+    *) echo "mutants.sh: unknown option '$1' (known: --budget RUNS, --jobs N, --client FLAVOURS)" >&2; exit 2 ;;
   esac
 done
 bash "$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release -DZKSIM_SANITIZE=OFF -DZKSIM_MUTANTS=ON \
@@ -36,8 +33,8 @@ ids="$(sed -n 's/^mutant \([a-z0-9-]*\).*/\1/p' "$root/tests/mutants/mutants.txt
 # Each mutant's lines go to a file of its own; its exit status (1: an
 # expected kill missing) is judged from the lines below.
 printf '%s\n' none $ids | xargs -P "$jobs" -I{} sh -c \
-  '"$1/build/tools/mutants/zksim-mutant-$2" --every-strategy --tsv --budget "$3" --client "$5" $6 > "$4/$2.txt" || true' \
-  sh "$root" {} "$budget" "$out" "$client" "$varied"
+  '"$1/build/tools/mutants/zksim-mutant-$2" --every-strategy --tsv --budget "$3" --client "$5" > "$4/$2.txt" || true' \
+  sh "$root" {} "$budget" "$out" "$client"
 results="$(cat "$out"/*.txt | grep '^result' || true)"
 grep -hv '^result' "$out"/*.txt | grep -v '^  ' || true
 echo

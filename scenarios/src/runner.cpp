@@ -324,12 +324,16 @@ SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSourc
     d.summary += "; varied";
   }
   // And the client libraries: every client one flavour, or the three in
-  // turn (kSwarmFlavours).
-  if (std::uint32_t f = decisions.pick(std::size(kSwarmFlavours) + 1); f > 0) {
-    d.workload.flavours = kSwarmFlavours[f - 1];
-    d.summary += fmt::format("; clients {}", flavours_text(d.workload.flavours, ","));
-  }
+  // turn (kDrawnFlavours).
+  const std::vector<Flavour> before = d.workload.flavours;
+  const std::string clients = draw_flavours(d.workload, decisions);
+  if (d.workload.flavours != before) d.summary += "; clients " + clients;
   return d;
+}
+
+std::string draw_flavours(Workload& w, DecisionSource& decisions) {
+  if (std::uint32_t f = decisions.pick(std::size(kDrawnFlavours) + 1); f > 0) w.flavours = kDrawnFlavours[f - 1];
+  return flavours_text(w.flavours, ",");
 }
 
 RunResult run(const Workload& given, DecisionSource& decisions, const std::vector<ScriptedFault>& faults,
@@ -342,6 +346,8 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
     config = d.config;
     out.swarm = std::move(d.summary);
   }
+  std::string drawn_clients;
+  if (!given.swarm && given.draw_flavours) drawn_clients = draw_flavours(w, decisions);
   if (config.nemesis.window_ms == 0) config.nemesis.window_ms = timed_window_of(w);
   // Before the world: the tasks the world destroys may still refer to it.
   detail::Shared s;
@@ -355,6 +361,9 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   }
   if (!out.swarm.empty()) {
     world.trace().add(0, TraceKind::Annotation, -1, SessionId{}, 0, 0, 0, 0, "", "swarm: " + out.swarm);
+  }
+  if (!drawn_clients.empty()) {
+    world.trace().add(0, TraceKind::Annotation, -1, SessionId{}, 0, 0, 0, 0, "", "clients drawn: " + drawn_clients);
   }
   const RunBudget budget = budget_of(w, config);
   world.set_step_limit(budget.steps);

@@ -148,10 +148,15 @@ class LineParser {
     }
     if (d == "client") {
       if (w_.size() < 2) return at(1, "missing client flavour");
+      if (w_[1].text == "any") {
+        wl.flavours = {Flavour::C};
+        wl.draw_flavours = true;
+        return done(2);
+      }
       wl.flavours.clear();
       for (std::size_t i = 1; i < w_.size(); ++i) {
         const std::optional<Flavour> f = flavour_named(w_[i].text);
-        if (!f) return at(i, fmt::format("unknown client flavour '{}' (known: {})", w_[i].text, flavour_list()));
+        if (!f) return at(i, fmt::format("unknown client flavour '{}' (known: any, {})", w_[i].text, flavour_list()));
         wl.flavours.push_back(*f);
       }
       return done(w_.size());
@@ -372,7 +377,11 @@ std::string write_scenario(const Scenario& s) {
                      w.recipe, w.clients, w.rounds, w.hold_ms, w.think_ms, w.timeout_ms);
   out += fmt::format("session-timeout-ms {}\nreentrant {}\nleases {}\nproducers {}\n", w.session_timeout_ms,
                      w.reentrant ? "yes" : "no", w.leases, w.producers);
-  if (w.flavours != std::vector<Flavour>{Flavour::C}) out += fmt::format("client {}\n", flavours_text(w.flavours, " "));
+  if (w.draw_flavours) {
+    out += "client any\n";
+  } else if (w.flavours != std::vector<Flavour>{Flavour::C}) {
+    out += fmt::format("client {}\n", flavours_text(w.flavours, " "));
+  }
   if (w.varied) out += "varied yes\n";
   if (w.swarm) out += "swarm yes\n";
   out += fmt::format("delay-choices {}\n", s.config.delay_choices);

@@ -160,6 +160,15 @@ TEST(ScenarioFile, Version1FilesKeepTheirTimedWindowOfASecond) {
   EXPECT_EQ(write_scenario(*plain).find("window"), std::string::npos);
 }
 
+TEST(ScenarioFile, ClientAnyDrawsEachRunsLibrariesAndIsWrittenBack) {
+  auto s = parse_scenario("zksim-scenario 2\nrecipe lock\nclient any\n", "t.scn", nullptr);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->workload.draw_flavours);
+  EXPECT_EQ(s->workload.flavours, std::vector<Flavour>{Flavour::C});
+  EXPECT_NE(write_scenario(*s).find("\nclient any\n"), std::string::npos) << write_scenario(*s);
+  EXPECT_EQ(error_of("zksim-scenario 2\nclient any c\n"), "t.scn:2:12: unexpected 'c'");
+}
+
 TEST(ScenarioFile, TimedWindowsAreReadAndWritten) {
   auto s = parse_scenario("zksim-scenario 2\nrecipe lock\nnemesis burst 5\nnemesis-window-ms 40\n"
                           "nemesis-first-window-ms 7\n", "t.scn", nullptr);

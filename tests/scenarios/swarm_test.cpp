@@ -37,7 +37,7 @@ TEST(Swarm, OtherDecisionsKeepClassesOnAndAddFeatures) {
   EXPECT_EQ(d.workload.timeout_ms, 10);  // timeouts drawn from 0, 10, 250, 5000 ms
   EXPECT_EQ(d.workload.hold_ms, 3000);   // longer than the session
   EXPECT_TRUE(d.workload.varied);
-  EXPECT_EQ(d.workload.flavours, kSwarmFlavours[0]);
+  EXPECT_EQ(d.workload.flavours, kDrawnFlavours[0]);
   EXPECT_NE(d.summary.find("reentrant"), std::string::npos) << d.summary;
   EXPECT_NE(d.summary.find("varied"), std::string::npos) << d.summary;
 }
@@ -46,14 +46,43 @@ TEST(Swarm, ARunMayDrawItsClientLibraries) {
   Workload w{.recipe = "lock", .flavours = {Flavour::C}, .swarm = true};
   ListDecisions zeros({});
   EXPECT_EQ(swarm_draw(w, every_class(30), zeros).workload.flavours, w.flavours);
-  for (std::uint32_t f = 1; f <= std::size(kSwarmFlavours); ++f) {
+  for (std::uint32_t f = 1; f <= std::size(kDrawnFlavours); ++f) {
     std::vector<std::uint32_t> picks(20, 0);
     picks[kFaultClasses + 4] = f;  // after the classes, reentrancy, timeouts, holds and varied
     ListDecisions list(picks);
     SwarmDraw d = swarm_draw(w, every_class(30), list);
-    EXPECT_EQ(d.workload.flavours, kSwarmFlavours[f - 1]) << f;
+    EXPECT_EQ(d.workload.flavours, kDrawnFlavours[f - 1]) << f;
     EXPECT_NE(d.summary.find("; clients " + flavours_text(d.workload.flavours, ",")), std::string::npos)
         << d.summary;
+  }
+}
+
+// `client any` (Workload::draw_flavours): each run draws its clients'
+// libraries as a swarm run does, decision 0 keeping the workload's.
+TEST(DrawnLibraries, EachRunDrawsItsClientsLibrariesAndDecisionZeroKeepsThem) {
+  Workload w{.recipe = "lock", .flavours = {Flavour::C}, .draw_flavours = true};
+  Workload kept = w;
+  ListDecisions zeros({});
+  EXPECT_EQ(draw_flavours(kept, zeros), "c");
+  EXPECT_EQ(kept.flavours, w.flavours);
+  for (std::uint32_t f = 1; f <= std::size(kDrawnFlavours); ++f) {
+    Workload drawn = w;
+    ListDecisions list({f});
+    EXPECT_EQ(draw_flavours(drawn, list), flavours_text(kDrawnFlavours[f - 1], ","));
+    EXPECT_EQ(drawn.flavours, kDrawnFlavours[f - 1]) << f;
+  }
+}
+
+TEST(DrawnLibraries, ARunShowsItsDrawAndReplaysIt) {
+  Workload w{.recipe = "lock", .clients = 3, .rounds = 2, .draw_flavours = true};
+  for (std::uint32_t f = 0; f <= std::size(kDrawnFlavours); ++f) {
+    ListDecisions a({f}), b({f});
+    RunResult x = run(w, a, {}, {}), y = run(w, b, {}, {});
+    EXPECT_EQ(x.trace_hash, y.trace_hash);
+    ASSERT_FALSE(x.trace.empty());
+    const std::string expected = f == 0 ? "c" : flavours_text(kDrawnFlavours[f - 1], ",");
+    EXPECT_EQ(x.trace.front().detail, "clients drawn: " + expected);
+    EXPECT_TRUE(x.violations.empty()) << x.violations.front().message;
   }
 }
 

@@ -19,12 +19,24 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
   EXPECT_TRUE(doc["ok"].get<bool>());
   nlohmann::json list = parse_json(zksim({"list", "--json"}).out);
   ASSERT_EQ(doc["recipes"].size(), 2u);
-  // No faults and each of the nine classes, each a random and a pct campaign.
-  EXPECT_EQ(doc["campaigns"].size(), 2u * 10u * 2u);
+  // No faults and each of the nine classes, each a random and a pct
+  // campaign with plain and with varied workloads, the clients' libraries
+  // drawn per run.
+  EXPECT_EQ(doc["campaigns"].size(), 2u * 10u * 4u);
   EXPECT_EQ(doc["runs"], 2 * 10 * 8);
-  std::map<std::string, std::int64_t> by_strategy;
-  for (const auto& c : doc["campaigns"]) by_strategy[c["campaign"]["strategy"].get<std::string>()] += c["result"]["runs"].get<std::int64_t>();
-  EXPECT_EQ(by_strategy, (std::map<std::string, std::int64_t>{{"pct", 2 * 10 * 4}, {"random", 2 * 10 * 4}}));
+  std::map<std::pair<std::string, bool>, std::int64_t> by_kind;
+  for (const auto& c : doc["campaigns"]) {
+    by_kind[{c["campaign"]["strategy"].get<std::string>(), c["campaign"]["varied"].get<bool>()}] +=
+        c["result"]["runs"].get<std::int64_t>();
+    // A flawed recipe under its own nemesis keeps the library that exposes it.
+    const bool own = c["campaign"]["recipe"] == "flawed/herd-lock" && c["campaign"]["faults"] == "none";
+    EXPECT_EQ(c["campaign"]["client"], own ? "c" : "any") << c["campaign"];
+  }
+  EXPECT_EQ(by_kind, (std::map<std::pair<std::string, bool>, std::int64_t>{
+                         {{"pct", false}, 2 * 10 * 2},
+                         {{"pct", true}, 2 * 10 * 2},
+                         {{"random", false}, 2 * 10 * 2},
+                         {{"random", true}, 2 * 10 * 2}}));
   for (const auto& row : doc["recipes"]) {
     nlohmann::json checks;
     for (const auto& l : list["recipes"]) {

@@ -1,9 +1,10 @@
 // The mutant runner: linked with one mutated recipe source (zksim-mutant-ID)
 // or with none (zksim-mutant-none, the control), it hunts for a violation
 // of any property of the recipes the mutant changes, with the verdict
-// matrix's campaigns (matrix_campaigns: no faults and each fault class, 300
-// runs each by default) and a swarm campaign per recipe, under each search
-// strategy, the campaigns of a strategy taking turns run by run. The first violating run kills the
+// matrix's campaigns (matrix_campaigns: no faults and each fault class,
+// with plain and with varied workloads, 300 runs each by default) and a
+// swarm campaign per recipe, under each search strategy, the campaigns of
+// a strategy taking turns run by run. The first violating run kills the
 // mutant: it is reported with its property, strategy, fault class, the
 // runs and wall-clock time it took, and its decision list shrunk.
 //
@@ -59,17 +60,24 @@ struct Cell {
 
 // Runs `strategy`'s campaigns over `recipes`, in turns, until a run
 // violates a property or each campaign has made `budget` runs.
-Hunt hunt(const std::vector<std::string>& recipes, const std::vector<Flavour>& flavours, bool varied,
-          Strategy strategy, std::int64_t budget, int shrink_runs) {
+Hunt hunt(const std::vector<std::string>& recipes, const cli::Clients& clients, Strategy strategy,
+          std::int64_t budget, int shrink_runs) {
   cli::MatrixOptions o;
   o.recipes = recipes;
-  o.flavours = flavours;
-  o.varied = varied;
+  o.clients_of = clients;
   o.faults = {"none"};
   for (int k = 0; k < kFaultClasses; ++k) o.faults.emplace_back(fault_class_name(k));
   o.runs = budget;
   o.mix = false;  // each strategy is hunted on its own
   std::vector<cli::MatrixCampaign> campaigns = cli::matrix_campaigns(o);
+  // The matrix's mix has varied workloads too: the same campaigns with
+  // each client's operations drawn per run (timeouts, nesting, shapes,
+  // shared handles).
+  o.varied = true;
+  for (cli::MatrixCampaign& m : cli::matrix_campaigns(o)) {
+    m.fault += "+varied";
+    campaigns.push_back(std::move(m));
+  }
   // And per recipe a swarm campaign (explore --swarm): every fault class
   // at the matrix's rate, each run drawing which stay on and which
   // workload features (reentrancy, timeouts, long holds, varied
@@ -82,13 +90,6 @@ Hunt hunt(const std::vector<std::string>& recipes, const std::vector<Flavour>& f
     m.fault = m.campaign.faults = "swarm";
     m.campaign.config = cli::nemesis_config(every, 30);
     m.campaign.workload.swarm = true;
-    campaigns.push_back(m);
-    // And a varied one (explore --varied): no faults, each client's
-    // operations drawn per run (timeouts, nesting, shapes, shared handles).
-    m.fault = m.campaign.faults = "varied";
-    m.campaign.config = cli::nemesis_config({}, 30);
-    m.campaign.workload.swarm = false;
-    m.campaign.workload.varied = true;
     campaigns.push_back(std::move(m));
   }
   std::vector<Cell> cells;
@@ -166,8 +167,7 @@ cli::CommandSpec spec() {
            {"--budget", "RUNS", "runs per campaign (recipe x fault class) and strategy (default 300, the matrix's)"},
            {"--survivor-budget", "RUNS", "runs per campaign for a mutant the file marks equivalent or gap, which are only reported (default: --budget)"},
            {"--shrink-runs", "N", "most runs spent shrinking the killing run (default 300)"},
-           {"--varied", "", "the matrix's campaigns with varied workloads, as 'zksim matrix --varied' runs them"},
-           {"--client", "FLAVOURS", "the client libraries of the matrix's campaigns, as 'zksim matrix --client' takes them (default c)"},
+           {"--client", "FLAVOURS", "the client libraries of the matrix's campaigns, as 'zksim matrix --client' takes them (default any, as the matrix)"},
            {"--every-strategy", "", "hunt with each strategy on its own (for the benchmark) instead of stopping at the first kill"},
            {"--tsv", "", "also print a tab-separated line per strategy hunted, for scripts/mutants.sh: result, id, operator, strategy, killed|survived, property, fault, runs, seconds, shrunk decisions, expectation"}},
       .details =
@@ -195,7 +195,7 @@ int run_main(const std::vector<std::string>& argv) {
   }
   const std::int64_t budget = a.integer("--budget", 300, 1, 1'000'000);
   const int shrink_runs = static_cast<int>(a.integer("--shrink-runs", 300, 0, 1'000'000));
-  const std::vector<Flavour> flavours = cli::parse_flavours(s.name + " --client", a.text("--client", "c"));
+  const cli::Clients clients = cli::parse_clients(s.name + " --client", a.text("--client", "any"));
   const std::string id = kMutantId;
   Mutant m;
   if (id == "none") {
@@ -212,7 +212,7 @@ int run_main(const std::vector<std::string>& argv) {
   const std::int64_t runs = m.expect == Mutant::Expect::Killed ? budget : a.integer("--survivor-budget", budget, 1, 1'000'000);
   bool killed = false;
   for (int k = 0; k < static_cast<int>(scenarios::strategy_names().size()) && (!killed || a.flag("--every-strategy")); ++k) {
-    const Hunt h = hunt(m.recipes, flavours, a.flag("--varied"), static_cast<Strategy>(k), runs, shrink_runs);
+    const Hunt h = hunt(m.recipes, clients, static_cast<Strategy>(k), runs, shrink_runs);
     const std::string_view strategy = scenarios::strategy_name(h.strategy);
     if (h.kill) {
       killed = true;

@@ -161,17 +161,18 @@ void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int 
 }
 
 std::string finding_label(const Campaign& c, const Finding& f) {
+  const std::string_view varied = c.workload.varied ? "varied-" : "";
   switch (c.strategy) {
     case scenarios::Strategy::Random:
       break;
     case scenarios::Strategy::FixedLatency:
-      return fmt::format("fixed-latency-seed{}", f.seed);
+      return fmt::format("{}fixed-latency-seed{}", varied, f.seed);
     case scenarios::Strategy::Dfs:
-      return fmt::format("dfs-schedule{}", f.run);
+      return fmt::format("{}dfs-schedule{}", varied, f.run);
     case scenarios::Strategy::Pct:
-      return fmt::format("pct-seed{}", f.seed);
+      return fmt::format("{}pct-seed{}", varied, f.seed);
   }
-  return fmt::format("seed{}", f.seed);
+  return fmt::format("{}seed{}", varied, f.seed);
 }
 
 const scenarios::FlawedRecipe* flaw_of(const std::string& recipe) {

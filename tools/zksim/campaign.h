@@ -97,7 +97,8 @@ scenarios::Scenario scenario_of(const Campaign& c, std::uint64_t seed, const std
 void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int max_runs);
 
 // What tells a finding's file from others of the same recipe and property:
-// "seed7" (random), "fixed-latency-seed7", "dfs-schedule7".
+// "seed7" (random), "fixed-latency-seed7", "dfs-schedule7", "pct-seed7"; with
+// varied workloads "varied-seed7" and so on.
 std::string finding_label(const Campaign& c, const Finding& f);
 
 // The flawed_recipes() entry of `recipe`, or nullptr.

@@ -27,7 +27,7 @@ json campaign_json(const Campaign& c) {
            {"session_timeout_ms", w.session_timeout_ms},
            {"varied", w.varied},
            {"swarm", w.swarm},
-           {"client", scenarios::flavours_text(w.flavours, ",")},
+           {"client", Clients{w.flavours, w.draw_flavours}.text()},
            {"faults", c.faults},
            {"nemesis_per_mille", nemesis},
            {"delay_choices", c.config.delay_choices},
@@ -159,7 +159,7 @@ void check_campaign_json(const json& c, const std::string& where) {
     throw UsageError(fmt::format("{}: field 'recipe' names no recipe ('{}')", where, recipe));
   }
   field<std::string>(c, "faults", where);
-  if (c.contains("client")) parse_flavours(fmt::format("{}: field 'client'", where), field<std::string>(c, "client", where));
+  if (c.contains("client")) parse_clients(fmt::format("{}: field 'client'", where), field<std::string>(c, "client", where));
   // The bounds of the scenario file format.
   whole(c, "clients", 1, 10'000, where);
   whole(c, "rounds", 0, 1'000'000, where);

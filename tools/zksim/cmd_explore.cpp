@@ -43,7 +43,7 @@ CommandSpec explore_spec() {
           {{"--recipe", "NAME", "the recipe to drive (see 'zksim list'); required"},
            {"--clients", "N", fmt::format("clients taking part (default 4; dfs: {}, at most {})", kDefaultDfsClients, kMaxDfsClients)},
            {"--rounds", "N", "acquisitions (or items, rounds) per client (default 4)"},
-           {"--client", "FLAVOURS", "the client library the clients behave like: c (default; a flawed recipe: the one that exposes it), curator, kazoo, or a list (c,curator,kazoo: client i takes the (i mod n)th)"},
+           {"--client", "FLAVOURS", "the client library the clients behave like: c (default; a flawed recipe: the one that exposes it), curator, kazoo, a list (c,curator,kazoo: client i takes the (i mod n)th), or any (each run draws them: all c, all curator, all kazoo, or the three in turn)"},
            {"--hold-ms", "MS", "time inside the critical section (default 5; a flawed recipe: its own)"},
            {"--faults", "CLASS,...", "fault classes of the nemesis, or 'none' (default none; a flawed recipe: the one that exposes it)"},
            {"--rate", "PER_MILLE", "chance per request (a time-triggered class: per simulated second) of each fault class striking, in 1/1000 (default 30)"},
@@ -120,7 +120,9 @@ Campaign campaign_from(const Args& a) {
   }
   c.workload.swarm = a.flag("--swarm");
   c.workload.varied = a.flag("--varied") || (flaw && flaw->varied);
-  c.workload.flavours = parse_flavours("zksim explore --client", a.text("--client", flaw ? std::string(flavour_name(flaw->flavour)) : "c"));
+  const Clients clients = parse_clients("zksim explore --client", a.text("--client", flaw ? std::string(flavour_name(flaw->flavour)) : "c"));
+  c.workload.flavours = clients.flavours;
+  c.workload.draw_flavours = clients.drawn;
   c.workload.hold_ms = a.integer("--hold-ms", c.workload.hold_ms, 0, 3'600'000);
   c.config = scenarios::strategy_config(c.strategy, c.config);
   c.faults = fault_label(c.config);

@@ -1,6 +1,7 @@
 #include "common.h"
 
 #include "args.h"
+#include "zksim/scenarios/workload.h"
 #include "zksim/trace.h"
 
 #include <fmt/format.h>
@@ -76,6 +77,13 @@ std::vector<Flavour> parse_flavours(const std::string& what, const std::string& 
   }
   return out;
 }
+
+Clients parse_clients(const std::string& what, const std::string& option) {
+  if (option == "any") return Clients{{Flavour::C}, true};
+  return Clients{parse_flavours(what, option), false};
+}
+
+std::string Clients::text() const { return drawn ? "any" : scenarios::flavours_text(flavours, ","); }
 
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list) {
   std::vector<int> out;

@@ -33,6 +33,14 @@ std::vector<int> parse_fault_classes(const std::string& what, const std::string&
 // "curator" or "c,curator,kazoo" (client i takes the (i mod n)th); throws
 // UsageError naming `what` for an unknown name.
 std::vector<Flavour> parse_flavours(const std::string& what, const std::string& list);
+// The --client option: flavours as parse_flavours takes them, or "any":
+// each run draws them (Workload::draw_flavours).
+struct Clients {
+  std::vector<Flavour> flavours = {Flavour::C};
+  bool drawn = false;
+  std::string text() const;  // as the option gives it
+};
+Clients parse_clients(const std::string& what, const std::string& option);
 
 // A world whose nemesis strikes with each of `kinds` at `per_mille`
 // (random pauses of 3 s, longer than the workloads' 2 s sessions; delays of 50 ms).

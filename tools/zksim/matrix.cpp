@@ -18,27 +18,42 @@ std::vector<MatrixCampaign> matrix_campaigns(const MatrixOptions& o) {
       c.workload.recipe = recipe;
       c.workload.clients = o.clients;
       c.workload.rounds = o.rounds;
-      c.workload.flavours = o.flavours;
+      c.workload.flavours = o.clients_of.flavours;
+      c.workload.draw_flavours = o.clients_of.drawn;
       c.workload.varied = o.varied || (flaw && flaw->varied);
       const std::vector<int> kinds = parse_fault_classes("zksim matrix", fault);
       if (flaw && fault == fault_label(flaw->config())) {
         c.config = flaw->config();
         c.workload.hold_ms = flaw->hold_ms;
         c.workload.flavours = {flaw->flavour};
+        c.workload.draw_flavours = false;
       } else {
         c.config = nemesis_config(kinds, 30);
         c.workload.hold_ms = fault == "pause" ? 600 : 5;
       }
       c.faults = fault;
       c.seed = o.seed;
-      c.runs = o.mix ? o.runs - o.runs / 2 : o.runs;
-      MatrixCampaign pct = m;
-      out.push_back(std::move(m));
-      if (!o.mix || o.runs / 2 == 0) continue;
-      pct.campaign.strategy = scenarios::Strategy::Pct;
-      pct.campaign.depth = scenarios::kDefaultPctDepth;
-      pct.campaign.runs = o.runs / 2;
-      out.push_back(std::move(pct));
+      if (!o.mix) {
+        c.runs = o.runs;
+        out.push_back(std::move(m));
+        continue;
+      }
+      // The mix: random and pct, each with plain and varied workloads
+      // (only varied ones when every run is), the first part taking what
+      // the split leaves over.
+      const bool both = !c.workload.varied;
+      const std::int64_t parts = both ? 4 : 2;
+      for (std::int64_t k = 0; k < parts; ++k) {
+        MatrixCampaign part = m;
+        part.campaign.runs = k == 0 ? o.runs - (parts - 1) * (o.runs / parts) : o.runs / parts;
+        if (part.campaign.runs == 0) continue;
+        if (k % 2 == 1) {
+          part.campaign.strategy = scenarios::Strategy::Pct;
+          part.campaign.depth = scenarios::kDefaultPctDepth;
+        }
+        if (both && k >= 2) part.campaign.workload.varied = true;
+        out.push_back(std::move(part));
+      }
     }
   }
   return out;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "campaign.h"
+#include "common.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,12 +17,13 @@ struct MatrixOptions {
   std::vector<std::string> recipes;  // in recipe_names() order
   std::vector<std::string> faults;   // "none" and/or fault class names, in that order
   std::int64_t runs = 300;           // per recipe and fault configuration
-  // Split those runs between random and pct (depth 3), the mix that kills
-  // the most mutants (README, Mutation benchmark); false: random only.
+  // Split those runs four ways: random and pct (depth 3), each with plain
+  // and with varied workloads, the mix that kills the most mutants (README,
+  // Mutation benchmark); false: random only, plain unless `varied`.
   bool mix = true;
   std::uint64_t seed = 1;
   int clients = 4, rounds = 4;
-  std::vector<Flavour> flavours = {Flavour::C};  // Workload::flavours of every campaign
+  Clients clients_of{{Flavour::C}, true};  // the client libraries of every campaign, or drawn per run (`any`, the default)
   bool varied = false;  // Workload::varied for every campaign (a flawed recipe that needs it has it anyway)
 };
 
@@ -32,8 +34,9 @@ struct MatrixCampaign {
 };
 
 // One campaign per recipe and fault configuration, recipes first, or with
-// `mix` two: random with the first half of the runs (rounded up), pct with
-// the rest, the same seeds. A fault
+// `mix` four: random and pct with plain workloads, then both with varied
+// ones (a quarter of the runs each, the first taking what is left over; the
+// same seeds), or two when every run is varied. A fault
 // class strikes 30 times in 1000 requests (pauses with 600 ms holds, so a
 // pause finds a holder); a flawed recipe under the nemesis that exposes it
 // (flawed_recipes(), "none" when it needs no faults) gets that config.

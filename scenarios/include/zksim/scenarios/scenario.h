@@ -10,7 +10,8 @@
 //   reentrant no
 //   varied yes                      # operation sequences drawn per run (Workload::varied)
 //   client curator                  # the client library (flavour.h); several: client i
-//                                   # takes the (i mod n)th; default c
+//                                   # takes the (i mod n)th; default c; any: each run
+//                                   # draws them (Workload::draw_flavours)
 //   nemesis pause 30                # per-mille rate of a fault class (repeatable)
 //   nemesis-pause-ms 3000           # also: nemesis-delay-ms
 //   nemesis-window-ms 50            # time-triggered classes: a window's length

@@ -70,15 +70,20 @@ struct Workload {
   // workload features it adds (see swarm_draw), so rare combinations get
   // runs of their own. Decision 0 turns a class off and adds nothing.
   bool swarm = false;
+  // Each run draws its clients' libraries (`client any`): every client C
+  // (decision 0: `flavours` as given), Curator or kazoo, or the three in
+  // turn (kDrawnFlavours); a swarm run draws them anyway.
+  bool draw_flavours = false;
 };
 
 // The timeouts a varied round draws from (after decision 0, the workload's
 // own): 0 is a try-lock, the others give up mid-wait or not at all.
 inline constexpr TimeMs kVariedTimeoutsMs[] = {0, 1, 5, 20, 250, 5000};
 
-// The client libraries a swarm run may draw instead of the workload's own
-// (after decision 0, which keeps them).
-inline const std::vector<Flavour> kSwarmFlavours[] = {
+// The client libraries a swarm run, or one with Workload::draw_flavours,
+// may draw instead of the workload's own (after decision 0, which keeps
+// them).
+inline const std::vector<Flavour> kDrawnFlavours[] = {
     {Flavour::Curator}, {Flavour::Kazoo}, {Flavour::C, Flavour::Curator, Flavour::Kazoo}};
 
 // What a swarm run drew: `w` and `config` as the run uses them, and a line
@@ -91,6 +96,11 @@ struct SwarmDraw {
 // Draws a swarm run's classes and features from `decisions` (the first
 // decisions of the run). REQUIRES: w.swarm.
 SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSource& decisions);
+
+// Draws the clients' libraries of one run into w.flavours (kDrawnFlavours,
+// or decision 0: as they are); what they are now, for people ("c",
+// "curator", "c,curator,kazoo").
+std::string draw_flavours(Workload& w, DecisionSource& decisions);
 
 // The flavour of client `i` of `w`.
 Flavour flavour_of(const Workload& w, int i);
