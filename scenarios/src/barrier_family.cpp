@@ -22,8 +22,6 @@
 #include "workloads.h"
 
 #include "zksim/path.h"
-#include "zksim/recipes/barrier.h"
-#include "zksim/recipes/flawed/flavour_flaws.h"
 
 #include <fmt/format.h>
 
@@ -58,21 +56,26 @@ Task<bool> recorded(Client& zk, int id, Shared& s, std::string f, std::string va
 }
 
 // A single barrier (raise, wait, lower), not a double one.
-bool is_single(const std::string& recipe) { return recipe.ends_with("barrier") && recipe != "double-barrier"; }
+bool is_single(const Recipe& recipe) { return recipe.family == RecipeFamily::Barrier; }
 
-template <class B>
-Task<> barrier_client(Client& zk, int id, Workload w, Shared& s, BarrierState& b, DecisionSource& decisions) {
+HandleContext round_context(Client& zk, int id, const Workload& w, const std::string& name) {
+  return HandleContext{zk, kDir + "/" + name, fmt::format("c{}", id), {}, w.leases, w.clients};
+}
+
+Task<> barrier_client(Client& zk, int id, Workload w, const Recipe& recipe, Shared& s, BarrierState& b,
+                      DecisionSource& decisions) {
   for (int r = 0; r < w.rounds && !session_over(zk); ++r) {
     const std::string name = barrier_name(r);
-    B barrier(zk, kDir + "/" + name);
+    std::unique_ptr<BarrierHandle> barrier = recipe.make_barrier(round_context(zk, id, w, name));
+    if (!barrier) co_return;
     if (r % w.clients == id) {
-      bool up = co_await recorded(zk, id, s, "raise", name, [&] { return barrier.raise(); });
+      bool up = co_await recorded(zk, id, s, "raise", name, [&] { return barrier->raise(); });
       if (up) {
         for (Signal& told : b.raised[static_cast<std::size_t>(r)]) told.set();
       }
       co_await zk.sleep(w.hold_ms);
       // Lowered even if the raise failed: it may have happened.
-      co_await recorded(zk, id, s, "lower", name, [&] { return barrier.lower(); });
+      co_await recorded(zk, id, s, "lower", name, [&] { return barrier->lower(); });
       ++s.completed_rounds;
     } else {
       Signal told = b.raised[static_cast<std::size_t>(r)][static_cast<std::size_t>(id)];
@@ -82,7 +85,7 @@ Task<> barrier_client(Client& zk, int id, Workload w, Shared& s, BarrierState& b
         // A varied workload draws the wait's timeout: 0 only looks, and a
         // short one gives up mid-wait.
         const TimeMs timeout_ms = w.varied ? drawn_timeout(decisions, wait_ms(w)) : wait_ms(w);
-        bool passed = co_await recorded(zk, id, s, "wait", name, [&] { return barrier.wait(timeout_ms); });
+        bool passed = co_await recorded(zk, id, s, "wait", name, [&] { return barrier->wait(timeout_ms); });
         if (passed) ++s.completed_rounds;
       }
     }
@@ -90,22 +93,24 @@ Task<> barrier_client(Client& zk, int id, Workload w, Shared& s, BarrierState& b
   }
 }
 
-Task<> double_barrier_client(Client& zk, int id, Workload w, Shared& s, DecisionSource& decisions) {
+Task<> double_barrier_client(Client& zk, int id, Workload w, const Recipe& recipe, Shared& s,
+                             DecisionSource& decisions) {
   for (int r = 0; r < w.rounds && !session_over(zk); ++r) {
     const std::string name = round_name(r);
-    recipes::DoubleBarrier barrier(zk, kDir + "/" + name, w.clients);
+    std::unique_ptr<DoubleBarrierHandle> barrier = recipe.make_double_barrier(round_context(zk, id, w, name));
+    if (!barrier) co_return;
     // A varied workload draws the enter's timeout: a member may give up
     // waiting for the others.
     const TimeMs timeout_ms = w.varied ? drawn_timeout(decisions, wait_ms(w)) : wait_ms(w);
-    bool in = co_await recorded(zk, id, s, "enter", name, [&] { return barrier.enter(timeout_ms); });
+    bool in = co_await recorded(zk, id, s, "enter", name, [&] { return barrier->enter(timeout_ms); });
     if (in) {
       co_await zk.sleep(w.hold_ms);
-      bool out = co_await recorded(zk, id, s, "leave", name, [&] { return barrier.leave(wait_ms(w)); });
+      bool out = co_await recorded(zk, id, s, "leave", name, [&] { return barrier->leave(wait_ms(w)); });
       // A leave that timed out keeps our node for a retry (DoubleBarrier's
       // contract): a member that gave up waiting must still leave, or its
       // node stays as long as its session.
       if (!out && !session_over(zk)) {
-        out = co_await recorded(zk, id, s, "leave", name, [&] { return barrier.leave(); });
+        out = co_await recorded(zk, id, s, "leave", name, [&] { return barrier->leave(-1); });
       }
       if (out) ++s.completed_rounds;
     }
@@ -113,7 +118,7 @@ Task<> double_barrier_client(Client& zk, int id, Workload w, Shared& s, Decision
   }
 }
 
-std::string spawn(World& world, const Workload& w, Shared& s) {
+std::string spawn(World& world, const Workload& w, const Recipe& recipe, Shared& s) {
   auto state = std::make_unique<BarrierState>();
   BarrierState& b = *state;
   s.family = std::move(state);
@@ -123,12 +128,10 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
   for (auto& round : b.raised) round.resize(handles);
   auto start = [&](Client& zk) {
     const int id = world.id(zk);
-    if (w.recipe == "barrier") {
-      world.spawn(zk, barrier_client<recipes::Barrier>(zk, id, w, s, b, world.decisions()));
-    } else if (w.recipe == "flawed/session-event-barrier") {
-      world.spawn(zk, barrier_client<recipes::flawed::SessionEventBarrier>(zk, id, w, s, b, world.decisions()));
+    if (is_single(recipe)) {
+      world.spawn(zk, barrier_client(zk, id, w, recipe, s, b, world.decisions()));
     } else {
-      world.spawn(zk, double_barrier_client(zk, id, w, s, world.decisions()));
+      world.spawn(zk, double_barrier_client(zk, id, w, recipe, s, world.decisions()));
     }
   };
   std::vector<Client*> clients;
@@ -139,7 +142,7 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
   // A varied single barrier: a member may also wait through a second handle
   // on its session (it never coordinates: its id is past the clients'). A
   // double barrier's members are its clients, one node each.
-  if (w.varied && is_single(w.recipe)) {
+  if (w.varied && is_single(recipe)) {
     for (Client* zk : clients) {
       if (Client* view = drawn_share(world, *zk, s)) start(*view);
     }
@@ -147,7 +150,7 @@ std::string spawn(World& world, const Workload& w, Shared& s) {
   return {};
 }
 
-std::vector<std::string> properties(const std::string& recipe) {
+std::vector<std::string> properties(const Recipe& recipe) {
   if (is_single(recipe)) return {"barrier-wait", "liveness", "no-leaks"};
   return {"barrier-enter", "barrier-leave", "liveness", "progress", "no-leaks"};
 }
@@ -159,7 +162,7 @@ bool ended_ok(const History& h, const std::string& f, const std::string& value) 
   });
 }
 
-void check(World& world, const Workload& w, Shared& s, RunResult& out) {
+void check(World& world, const Workload& w, const Recipe& recipe, Shared& s, RunResult& out) {
   const Server& server = world.server();
   std::vector<std::string> strays;
   std::vector<Violation>& v = out.violations;
@@ -173,11 +176,11 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     if (!watch.starts_with("data ")) return false;
     const std::string path = watch.substr(5);
     const bool exists = server.node(path).has_value();
-    if (is_single(w.recipe)) return exists;
-    if (!path.ends_with(std::string("/") + recipes::DoubleBarrier::kReady)) return false;
+    if (is_single(recipe)) return exists;
+    if (!path.ends_with("/" + recipe.traits.ready_node)) return false;
     return !exists || unremovable_ready(std::string(name_of(parent_of(path))));
   };
-  if (is_single(w.recipe)) {
+  if (is_single(recipe)) {
     for (const std::string& name : server.children(kDir)) {
       if (ended_ok(s.history, "lower", name)) strays.push_back(kDir + "/" + name);
     }
@@ -186,7 +189,7 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     note_expiries(world.trace(), s.sharers, s.history);
     for (const std::string& round : server.children(kDir)) {
       for (const std::string& name : server.children(kDir + "/" + round)) {
-        if (name == recipes::DoubleBarrier::kReady && unremovable_ready(round)) continue;
+        if (name == recipe.traits.ready_node && unremovable_ready(round)) continue;
         strays.push_back(kDir + "/" + round + "/" + name);
       }
     }
@@ -200,8 +203,6 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
 
 }  // namespace
 
-Family barrier_family() {
-  return Family{{"barrier", "double-barrier", "flawed/session-event-barrier"}, {}, spawn, properties, check};
-}
+Family barrier_family() { return Family{{RecipeFamily::Barrier, RecipeFamily::DoubleBarrier}, spawn, properties, check}; }
 
 }  // namespace zksim::scenarios::detail

@@ -8,16 +8,7 @@
 // the fenced counter, liveness and leaks.
 #include "workloads.h"
 
-#include "zksim/recipes/election.h"
-#include "zksim/recipes/flawed/blog_rw_lock.h"
-#include "zksim/recipes/flawed/eager_downgrade_rw_lock.h"
-#include "zksim/recipes/flawed/flavour_flaws.h"
-#include "zksim/recipes/flawed/prefix_write_lock.h"
-#include "zksim/recipes/flawed/simple_locks.h"
-#include "zksim/recipes/lock.h"
-#include "zksim/recipes/rw_lock.h"
 #include "zksim/path.h"
-#include "zksim/recipes/semaphore.h"
 
 #include <fmt/format.h>
 
@@ -35,128 +26,13 @@ namespace {
 using recipes::Grant;
 using recipes::HoldListener;
 
-// One holder's handle on any lock-like recipe; `write` picks the write side
-// of a read/write lock (ignored by the others).
-class AnyLock {
- public:
-  virtual ~AnyLock() = default;
-  virtual Task<Result<Grant>> acquire(bool write, TimeMs timeout_ms) = 0;
-  virtual Task<Result<void>> release(bool write) = 0;
-  virtual bool holds(bool write) const = 0;
-  // An election's leader() (the current leader's id); Unimplemented for
-  // the others.
-  virtual Task<Result<std::string>> leader() { co_return Error::Unimplemented; }
-};
+bool is_rw(const Recipe& r) { return r.family == RecipeFamily::ReadWriteLock; }
+bool is_election(const Recipe& r) { return r.family == RecipeFamily::Election; }
+bool is_semaphore(const Recipe& r) { return r.family == RecipeFamily::Semaphore; }
 
-template <class L>
-class Exclusive final : public AnyLock {
- public:
-  template <class... A>
-  explicit Exclusive(A&&... args) : l_(std::forward<A>(args)...) {}
-  Task<Result<Grant>> acquire(bool, TimeMs t) override { return l_.acquire(t); }
-  Task<Result<void>> release(bool) override { return l_.release(); }
-  bool holds(bool) const override { return l_.holds(); }
-
- private:
-  L l_;
-};
-
-template <class E>
-class Election final : public AnyLock {
- public:
-  template <class... A>
-  explicit Election(A&&... args) : e_(std::forward<A>(args)...) {}
-  Task<Result<Grant>> acquire(bool, TimeMs t) override { return e_.campaign(t); }
-  Task<Result<void>> release(bool) override { return e_.resign(); }
-  bool holds(bool) const override { return e_.is_leader(); }
-  Task<Result<std::string>> leader() override {
-    if constexpr (requires { e_.leader(); }) {
-      co_return co_await e_.leader();
-    } else {
-      co_return Error::Unimplemented;
-    }
-  }
-
- private:
-  E e_;
-};
-
-class Leases final : public AnyLock {
- public:
-  Leases(Client& zk, int n, HoldListener h) : s_(zk, kDir, n, std::move(h)) {}
-  Task<Result<Grant>> acquire(bool, TimeMs t) override {
-    auto g = co_await s_.acquire(t);
-    if (g) lease_ = *g;
-    co_return g;
-  }
-  Task<Result<void>> release(bool) override { return s_.release(lease_); }
-  bool holds(bool) const override { return s_.held() > 0; }
-
- private:
-  recipes::Semaphore s_;
-  Grant lease_;
-};
-
-template <class L>
-class ReadWrite final : public AnyLock {
- public:
-  template <class... A>
-  explicit ReadWrite(A&&... args) : l_(std::forward<A>(args)...) {}
-  Task<Result<Grant>> acquire(bool write, TimeMs t) override {
-    return write ? l_.acquire_write(t) : l_.acquire_read(t);
-  }
-  Task<Result<void>> release(bool write) override { return write ? l_.release_write() : l_.release_read(); }
-  bool holds(bool write) const override { return write ? l_.holds_write() : l_.holds_read(); }
-
- private:
-  L l_;
-};
-
-std::unique_ptr<AnyLock> make_lock(const Workload& w, Client& zk, int id, HoldListener on_hold) {
-  namespace fl = recipes::flawed;
-  const std::string& r = w.recipe;
-  if (r == "lock") {
-    recipes::LockOptions o;
-    o.on_hold = std::move(on_hold);
-    return std::make_unique<Exclusive<recipes::Lock>>(zk, kDir, o);
-  }
-  if (r == "election") {
-    return std::make_unique<Election<recipes::LeaderElection>>(zk, kDir, fmt::format("c{}", id), std::move(on_hold));
-  }
-  if (r == "flawed/stale-node-election") {
-    return std::make_unique<Election<fl::StaleNodeElection>>(zk, kDir, std::move(on_hold));
-  }
-  if (r == "flawed/node-events-only-lock") {
-    return std::make_unique<Exclusive<fl::NodeEventsOnlyLock>>(zk, kDir, std::move(on_hold));
-  }
-  if (r == "flawed/unsynchronized-wait-lock") {
-    return std::make_unique<Exclusive<fl::UnsynchronizedWaitLock>>(zk, kDir, std::move(on_hold));
-  }
-  if (r == "semaphore") return std::make_unique<Leases>(zk, w.leases, std::move(on_hold));
-  if (r == "rw-lock") return std::make_unique<ReadWrite<recipes::ReadWriteLock>>(zk, kDir, std::move(on_hold));
-  if (r == "flawed/blog-rw-lock") return std::make_unique<ReadWrite<fl::BlogReadWriteLock>>(zk, kDir);
-  if (r == "flawed/blog-rw-lock-index-fixed") {
-    return std::make_unique<ReadWrite<fl::BlogReadWriteLock>>(zk, kDir, fl::BlogReadWriteLock::Transcription::IndexFixed);
-  }
-  if (r == "flawed/eager-downgrade-rw-lock") {
-    return std::make_unique<ReadWrite<fl::EagerDowngradeReadWriteLock>>(zk, kDir, std::move(on_hold));
-  }
-  if (r == "flawed/prefix-write-lock") return std::make_unique<Exclusive<fl::PrefixWriteLock>>(zk, kDir);
-  if (r == "flawed/herd-lock") return std::make_unique<Exclusive<fl::HerdLock>>(zk, kDir);
-  if (r == "flawed/no-guid-lock") return std::make_unique<Exclusive<fl::NoGuidLock>>(zk, kDir);
-  if (r == "flawed/forgetful-lock") return std::make_unique<Exclusive<fl::ForgetfulLock>>(zk, kDir);
-  if (r == "flawed/stubborn-unlock-lock") return std::make_unique<Exclusive<fl::StubbornUnlockLock>>(zk, kDir);
-  return nullptr;
-}
-
-bool is_election(const std::string& r) { return r.ends_with("election"); }
-
-// Read/write locks: which clients write (every third), and which nodes
-// are a writer's (the recipes' markers: "write-" and the blog lock's "-w-").
+// Read/write locks: which clients write (every third). Which nodes are a
+// writer's, the recipe says (RecipeTraits::write_node).
 bool writes(int client) { return client % 3 == 0; }
-bool writer_node(std::string_view name) {
-  return name.find("write") != std::string_view::npos || name.find("-w-") != std::string_view::npos;
-}
 
 // The server's view of a grant: does the node exist, and how many
 // conflicting contenders in its directory were created before it (for a
@@ -164,7 +40,7 @@ bool writer_node(std::string_view name) {
 // node the same holder holds already (a read taken under its own write: a
 // downgrade): the grant then stands where that node stands, and writers
 // queued behind it wait for it, so only those before it conflict.
-ServerGrant server_view(const Server& server, int client, TimeMs now, const std::string& node,
+ServerGrant server_view(const Server& server, const Recipe& recipe, int client, TimeMs now, const std::string& node,
                         bool read_grant, const std::string& held) {
   ServerGrant g{client, now, node, false, 0};
   std::optional<Stat> own = server.stat(node);
@@ -174,7 +50,7 @@ ServerGrant server_view(const Server& server, int client, TimeMs now, const std:
   if (!first) first = own;
   const std::string dir(parent_of(node));
   for (const std::string& child : server.children(dir)) {
-    if (read_grant && !writer_node(child)) continue;
+    if (read_grant && !recipe.traits.write_node(child)) continue;
     const std::string path = dir + "/" + child;
     if (path == held) continue;
     std::optional<Stat> other = server.stat(path);
@@ -195,19 +71,19 @@ struct Round {
   bool ask_leader = false;  // an election's leader asks leader() while it leads
 };
 
-bool is_rw(const std::string& r) { return r.find("rw-lock") != std::string::npos; }
-
 // Reentrancy is the locks' (a second lease is not; resign ends a
 // leadership whatever the count).
-bool nests(const Workload& w) { return w.recipe != "semaphore" && !is_election(w.recipe); }
+bool nests(const Recipe& recipe) {
+  return recipe.family == RecipeFamily::Lock || recipe.family == RecipeFamily::ReadWriteLock;
+}
 
-Round draw_round(DecisionSource& d, const Workload& w, bool write) {
-  Round r{Round::Shape::Plain, write, w.timeout_ms, w.reentrant && nests(w) ? 2 : 1};
+Round draw_round(DecisionSource& d, const Workload& w, const Recipe& recipe, bool write) {
+  Round r{Round::Shape::Plain, write, w.timeout_ms, w.reentrant && nests(recipe) ? 2 : 1};
   if (!w.varied) return r;
   r.timeout_ms = drawn_timeout(d, w.timeout_ms);
-  if (recipe_is_reentrant(w.recipe)) r.depth += static_cast<int>(d.pick(3));
-  if (is_election(w.recipe)) r.ask_leader = d.pick(2) == 1;
-  if (is_rw(w.recipe)) {
+  if (recipe.traits.reentrant) r.depth += static_cast<int>(d.pick(3));
+  if (is_election(recipe)) r.ask_leader = d.pick(2) == 1;
+  if (is_rw(recipe)) {
     switch (d.pick(5)) {
       case 1: r.write = false; break;
       case 2: r.write = true; break;
@@ -223,7 +99,7 @@ Round draw_round(DecisionSource& d, const Workload& w, bool write) {
 // listener: the recipe to ask, the side it last acquired or worked under,
 // and whether the recipe told it "lost" since it last invoked an acquire.
 struct Asker {
-  AnyLock* lock = nullptr;
+  LockHandle* lock = nullptr;
   bool write = false;
   bool told_lost = false;
 };
@@ -242,8 +118,9 @@ struct Holder {
   Client& zk;
   int id;
   const Workload& w;
+  const Recipe& recipe;
   Shared& s;
-  AnyLock& lock;
+  LockHandle& lock;
   Asker& asker;
   bool rw;
   DecisionSource& decisions;
@@ -263,7 +140,7 @@ Task<std::optional<Grant>> acquire_once(const Holder& h, bool write, TimeMs time
     record_failure(h.s.history, op, h.zk.now(), g.error());
     co_return std::nullopt;
   }
-  h.s.grants.push_back(server_view(*h.s.server, h.id, h.zk.now(), g->node, h.rw && !write, held));
+  h.s.grants.push_back(server_view(*h.s.server, h.recipe, h.id, h.zk.now(), g->node, h.rw && !write, held));
   h.s.history.ok(op, h.zk.now(), g->node, g->fence);
   co_return *g;
 }
@@ -311,7 +188,7 @@ Task<bool> section(const Holder& h, bool write, TimeMs timeout_ms, int depth, bo
       record_failure(h.s.history, op, h.zk.now(), named.error());
     }
   }
-  const bool fenced = h.w.recipe != "semaphore" && (write || !h.rw);
+  const bool fenced = !is_semaphore(h.recipe) && (write || !h.rw);
   std::optional<int> v;
   if (fenced) v = h.s.counter.read(g->fence);
   const bool held = co_await work(h, write);
@@ -329,12 +206,12 @@ Task<bool> section(const Holder& h, bool write, TimeMs timeout_ms, int depth, bo
   co_return true;
 }
 
-Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<AnyLock> lock,
+Task<> lock_client(Client& zk, int id, Workload w, const Recipe& recipe, Shared& s, std::unique_ptr<LockHandle> lock,
                    std::shared_ptr<Asker> asker, DecisionSource& decisions) {
   const bool write = asker->write;
-  const Holder h{zk, id, w, s, *lock, *asker, is_rw(w.recipe), decisions};
+  const Holder h{zk, id, w, recipe, s, *lock, *asker, is_rw(recipe), decisions};
   for (int round = 0; round < w.rounds && !session_over(zk); ++round) {
-    const Round r = draw_round(decisions, w, write);
+    const Round r = draw_round(decisions, w, recipe, write);
     if (r.shape == Round::Shape::ReadThenWrite) {
       s.completed_rounds += co_await section(h, false, r.timeout_ms, r.depth, false, false);
       co_await zk.sleep(w.think_ms);
@@ -349,7 +226,7 @@ Task<> lock_client(Client& zk, int id, Workload w, Shared& s, std::unique_ptr<An
 
 // Spawns a lock client on `zk` (a client, or a second handle on its
 // session); "" on success.
-std::string spawn_holder(World& world, Client& zk, const Workload& w, Shared& s) {
+std::string spawn_holder(World& world, Client& zk, const Workload& w, const Recipe& recipe, Shared& s) {
   const int id = world.id(zk);
   auto asker = std::make_shared<Asker>();
   asker->write = writes(id);
@@ -361,46 +238,40 @@ std::string spawn_holder(World& world, Client& zk, const Workload& w, Shared& s)
     asker->told_lost = true;
     ask_holds(*asker, s.history, id, zk.now());
   };
-  auto lock = make_lock(w, zk, id, std::move(on_hold));
-  if (!lock) return fmt::format("unknown recipe '{}'", w.recipe);
+  auto lock = recipe.make_lock(HandleContext{zk, kDir, fmt::format("c{}", id), std::move(on_hold), w.leases, w.clients});
+  if (!lock) return fmt::format("recipe '{}' made no handle", recipe.name);
   asker->lock = lock.get();
-  world.spawn(zk, lock_client(zk, id, w, s, std::move(lock), std::move(asker), world.decisions()));
+  world.spawn(zk, lock_client(zk, id, w, recipe, s, std::move(lock), std::move(asker), world.decisions()));
   return {};
 }
 
-std::string spawn(World& world, const Workload& w, Shared& s) {
+std::string spawn(World& world, const Workload& w, const Recipe& recipe, Shared& s) {
   s.server = &world.server();
   std::vector<Client*> clients;
   for (int i = 0; i < w.clients; ++i) {
     clients.push_back(&open_client(world, w, i));
-    if (std::string problem = spawn_holder(world, *clients.back(), w, s); !problem.empty()) return problem;
+    if (std::string problem = spawn_holder(world, *clients.back(), w, recipe, s); !problem.empty()) return problem;
   }
   if (!w.varied) return {};
   for (Client* zk : clients) {
-    if (Client* view = drawn_share(world, *zk, s)) spawn_holder(world, *view, w, s);
+    if (Client* view = drawn_share(world, *zk, s)) {
+      if (std::string problem = spawn_holder(world, *view, w, recipe, s); !problem.empty()) return problem;
+    }
   }
   return {};
 }
 
-// The recipes that tell their holder of session news (make_lock hands them
-// the hold listener), whose belief after a loss can be asked.
-bool tells_loss(const std::string& r) {
-  return r == "lock" || r == "rw-lock" || r == "semaphore" || r == "election" ||
-         r == "flawed/stale-node-election" || r == "flawed/node-events-only-lock" ||
-         r == "flawed/unsynchronized-wait-lock" || r == "flawed/eager-downgrade-rw-lock";
-}
-
-std::vector<std::string> properties(const std::string& r) {
+std::vector<std::string> properties(const Recipe& r) {
   std::vector<std::string> out;
   if (is_rw(r)) {
     out = {"read-write-exclusion", "server-exclusion", "herd-effect", "fenced-exclusion"};
-  } else if (r == "semaphore") {
+  } else if (is_semaphore(r)) {
     out = {"semaphore-leases", "server-exclusion", "herd-effect"};
   } else {
     out = {is_election(r) ? "one-leader" : "mutual-exclusion", "server-exclusion", "fifo",
            "herd-effect", "fenced-exclusion"};
   }
-  if (tells_loss(r)) {
+  if (r.traits.tells_loss) {
     out.push_back("holds-after-loss");
     out.push_back("honest-expiry");
   }
@@ -495,14 +366,14 @@ class Roles {
 };
 
 // Every change that woke waiters of a read/write lock, by role.
-std::vector<SharedWakeups> shared_wakeups(const Trace& trace, const Roles& roles,
+std::vector<SharedWakeups> shared_wakeups(const Trace& trace, const Recipe& recipe, const Roles& roles,
                                           const std::map<int, std::vector<int>>& sharers) {
   static const std::vector<int> none;
   std::vector<SharedWakeups> out;
   for_each_wakeup(trace, [&](std::size_t change, bool first, const TraceEvent& e) {
     if (first) {
       const bool deleted = static_cast<EventType>(e.code) == EventType::NodeDeleted;
-      out.push_back(SharedWakeups{e.time, e.path, deleted && !writer_node(name_of(e.path)), {}, {}});
+      out.push_back(SharedWakeups{e.time, e.path, deleted && !recipe.traits.write_node(name_of(e.path)), {}, {}});
     }
     SharedWakeups& w = out[change];
     auto views = sharers.find(e.client);
@@ -562,50 +433,34 @@ std::vector<Window> excused_windows(const Trace& trace, const Workload& w,
   return out;
 }
 
-// The semaphore's directories under kDir: its internal lock's and its
-// leases'.
-const std::string kSemaphoreLocks = kDir + "/" + recipes::Semaphore::kLocks;
-const std::string kSemaphoreLeases = kDir + "/" + recipes::Semaphore::kLeases;
-
-// The watch events that woke semaphore waiters on the leases (not in the
-// internal lock), in delivery order.
-std::vector<Delivery> lease_deliveries(const Trace& trace) {
+// The watch events that woke semaphore waiters on the leases (a child
+// change of traits.lease_dir: a lease freed), in delivery order.
+std::vector<Delivery> lease_deliveries(const Trace& trace, const Recipe& recipe) {
+  const std::string leases = kDir + "/" + recipe.traits.lease_dir;
   std::vector<Delivery> out;
   for (const TraceEvent& e : trace.events()) {
     if (e.kind == TraceKind::Watch && static_cast<EventType>(e.code) == EventType::NodeChildrenChanged &&
-        e.path == kSemaphoreLeases) {
+        e.path == leases) {
       out.push_back(Delivery{e.client, e.time});
     }
   }
   return out;
 }
 
-// The nodes a run left in the recipe's directory (for the semaphore, in
-// its two directories, which stay).
-std::vector<std::string> nodes_left(const Server& server, const std::string& r) {
-  if (r != "semaphore") return server.children(kDir);
-  std::vector<std::string> out;
-  for (const std::string& dir : {kSemaphoreLocks, kSemaphoreLeases}) {
-    for (const std::string& child : server.children(dir)) out.push_back(dir.substr(kDir.size() + 1) + "/" + child);
-  }
-  return out;
-}
-
-void check(World& world, const Workload& w, Shared& s, RunResult& out) {
+void check(World& world, const Workload& w, const Recipe& r, Shared& s, RunResult& out) {
   std::vector<Violation>& v = out.violations;
-  const std::string& r = w.recipe;
   const Wakeups worst = max_wakeups(world.trace());
   out.max_wakeups_per_release = worst.count;
   const std::vector<Window> excused = excused_windows(world.trace(), w, s.sharers);
   auto believed = [&](const char* acquire, const char* release) {
     return outside(beliefs(s.history, acquire, release), excused);
   };
-  append(v, check_server_grants(s.grants, r == "semaphore" ? w.leases : 1, excused));
+  append(v, check_server_grants(s.grants, is_semaphore(r) ? w.leases : 1, excused));
   if (is_rw(r)) {
     append(v, check_read_write(believed("acquire-read", "release-read"),
                                believed("acquire-write", "release-write")));
-    append(v, check_shared_herd(shared_wakeups(world.trace(), Roles(s.history), s.sharers)));
-  } else if (r == "semaphore") {
+    append(v, check_shared_herd(shared_wakeups(world.trace(), r, Roles(s.history), s.sharers)));
+  } else if (is_semaphore(r)) {
     // Only the internal lock's holder waits on the leases, and the lock's
     // waiters each on their predecessor: one wake-up a change.
     append(v, check_at_most(believed("acquire", "release"), w.leases, "semaphore-leases"));
@@ -616,10 +471,10 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     append(v, check_fifo_grants(s.history, "acquire", excused));
     append(v, check_herd(worst, 1));
   }
-  if (r != "semaphore") append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));
+  if (!is_semaphore(r)) append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));
   const std::vector<std::string> acquires{"acquire", "acquire-read", "acquire-write"};
   append(v, check_holds_after_loss(s.history, acquires));
-  if (tells_loss(r)) append(v, check_honest_expiry(s.history, expiry_times(world.trace(), s.sharers, /*declared_too=*/true)));
+  if (r.traits.tells_loss) append(v, check_honest_expiry(s.history, expiry_times(world.trace(), s.sharers, /*declared_too=*/true)));
   append(v, check_no_pending(s.history, {"acquire", "acquire-read", "acquire-write", "release",
                                          "release-read", "release-write"}));
   // Without a timeout (none drawn either: not varied) an acquire waits as
@@ -634,21 +489,16 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
     append(v, check_all_ok(s.history, acquires));
     std::vector<Delivery> woken = deliveries_of(world.trace());
     if (is_rw(r)) std::erase_if(woken, [](const Delivery& d) { return writes(d.client); });
-    if (r == "semaphore") woken = lease_deliveries(world.trace());
+    if (is_semaphore(r)) woken = r.traits.lease_dir.empty() ? std::vector<Delivery>{} : lease_deliveries(world.trace(), r);
     append(v, check_wakeups_progress(s.history, woken));
   }
-  append(v, check_no_leaks(nodes_left(world.server(), r), world.server().watch_count()));
+  append(v, check_no_leaks(nodes_left(world.server(), kDir, r.traits.node_dirs), world.server().watch_count()));
 }
 
 }  // namespace
 
 Family lock_family() {
-  return Family{{"lock", "rw-lock", "semaphore", "election", "flawed/blog-rw-lock",
-                 "flawed/blog-rw-lock-index-fixed", "flawed/prefix-write-lock", "flawed/herd-lock",
-                 "flawed/no-guid-lock", "flawed/forgetful-lock", "flawed/stubborn-unlock-lock",
-                 "flawed/stale-node-election", "flawed/node-events-only-lock",
-                 "flawed/unsynchronized-wait-lock", "flawed/eager-downgrade-rw-lock"},
-                {"lock", "rw-lock"},
+  return Family{{RecipeFamily::Lock, RecipeFamily::ReadWriteLock, RecipeFamily::Semaphore, RecipeFamily::Election},
                 spawn, properties, check};
 }
 

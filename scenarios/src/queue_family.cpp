@@ -17,8 +17,6 @@
 // the next change; the client interface has no removeWatches).
 #include "workloads.h"
 
-#include "zksim/recipes/queue.h"
-
 #include <fmt/format.h>
 
 #include <set>
@@ -45,7 +43,7 @@ struct QueueState final : FamilyState {
   }
 };
 
-bool at_least_once(const std::string& recipe) { return recipe == "locking-queue"; }
+bool at_least_once(const Recipe& recipe) { return recipe.family == RecipeFamily::LockingQueue; }
 
 TimeMs wait_ms(const Workload& w) {
   return w.timeout_ms >= 0 ? w.timeout_ms : 2 * static_cast<TimeMs>(w.session_timeout_ms);
@@ -61,13 +59,12 @@ void record_put_failure(History& h, std::size_t op, TimeMs now, Error e) {
   }
 }
 
-template <class Q>
-Task<> producer(Client& zk, int id, std::size_t index, Workload w, Shared& s, QueueState& q) {
-  Q queue(zk, kDir);
+Task<> producer(Client& zk, int id, std::size_t index, Workload w, std::unique_ptr<QueueHandle> queue, Shared& s,
+                QueueState& q) {
   for (int i = 0; i < w.rounds && !session_over(zk); ++i) {
     std::string value = fmt::format("c{}-{}", id, i);
     auto op = s.history.invoke(id, "put", zk.now(), value);
-    auto put = co_await queue.put(value);
+    auto put = co_await queue->put(value);
     if (put) {
       s.history.ok(op, zk.now(), value);
       q.put_ok.insert(value);
@@ -86,15 +83,14 @@ Task<> producer(Client& zk, int id, std::size_t index, Workload w, Shared& s, Qu
 // (release), drawn per item, and backs off for a take's wait before it
 // takes again, as a consumer that could not process an item would: the
 // item goes to another consumer meanwhile.
-Task<bool> finish(recipes::Queue&, Client&, int, recipes::Item, Workload, Shared&, DecisionSource&) { co_return true; }
-
-Task<bool> finish(recipes::LockingQueue& queue, Client& zk, int id, recipes::Item item, Workload w, Shared& s,
+Task<bool> finish(QueueHandle& queue, bool locking, Client& zk, int id, recipes::Item item, Workload w, Shared& s,
                   DecisionSource& decisions) {
+  if (!locking) co_return true;
   co_await zk.sleep(w.hold_ms);
   const bool give_back = w.varied && decisions.pick(4) == 1;
   auto op = s.history.invoke(id, give_back ? "release" : "ack", zk.now(), item.data);
   if (give_back) {
-    auto released = co_await queue.release(item);
+    auto released = co_await queue.give_back(item);
     if (released) {
       s.history.ok(op, zk.now(), item.data);
     } else {
@@ -112,13 +108,8 @@ Task<bool> finish(recipes::LockingQueue& queue, Client& zk, int id, recipes::Ite
   co_return false;
 }
 
-// The value of the item a failed take may have removed ("": unknown).
-std::string in_doubt(const recipes::Queue& q) { return q.in_doubt() ? q.in_doubt()->data : ""; }
-std::string in_doubt(const recipes::LockingQueue&) { return {}; }
-
-template <class Q>
-Task<> consumer(Client& zk, int id, Workload w, Shared& s, QueueState& q, DecisionSource& decisions) {
-  Q queue(zk, kDir);
+Task<> consumer(Client& zk, int id, Workload w, std::unique_ptr<QueueHandle> queue, bool locking, Shared& s,
+                QueueState& q, DecisionSource& decisions) {
   while (!session_over(zk)) {
     const bool producers_done = q.producers_done();
     if (producers_done && q.all_delivered()) break;
@@ -126,10 +117,10 @@ Task<> consumer(Client& zk, int id, Workload w, Shared& s, QueueState& q, Decisi
     // gives up mid-wait.
     const TimeMs timeout_ms = w.varied ? drawn_timeout(decisions, wait_ms(w)) : wait_ms(w);
     auto op = s.history.invoke(id, "take", zk.now());
-    auto got = co_await queue.take(timeout_ms);
+    auto got = co_await queue->take(timeout_ms);
     if (!got) {
       if (got.error() == Error::ConnectionLoss) {
-        s.history.info(op, zk.now(), got.error(), in_doubt(queue));
+        s.history.info(op, zk.now(), got.error(), queue->in_doubt().value_or(""));
       } else {
         record_failure(s.history, op, zk.now(), got.error());
       }
@@ -143,7 +134,7 @@ Task<> consumer(Client& zk, int id, Workload w, Shared& s, QueueState& q, Decisi
     }
     s.history.ok(op, zk.now(), got->data);
     std::string value = got->data;
-    bool done = co_await finish(queue, zk, id, std::move(*got), w, s, decisions);
+    bool done = co_await finish(*queue, locking, zk, id, std::move(*got), w, s, decisions);
     if (done) {
       q.delivered.insert(value);
       ++s.completed_rounds;
@@ -152,57 +143,61 @@ Task<> consumer(Client& zk, int id, Workload w, Shared& s, QueueState& q, Decisi
   }
 }
 
-std::string spawn(World& world, const Workload& w, Shared& s) {
+std::string spawn(World& world, const Workload& w, const Recipe& recipe, Shared& s) {
   if (w.producers < 0 || w.producers > w.clients) {
     return fmt::format("{} producers, but there are {} clients", w.producers, w.clients);
   }
   auto state = std::make_unique<QueueState>();
   QueueState& q = *state;
   s.family = std::move(state);
-  const bool locking = at_least_once(w.recipe);
-  auto start = [&](Client& zk, bool produces) {
+  const bool locking = at_least_once(recipe);
+  auto start = [&](Client& zk, bool produces) -> std::string {
     const int id = world.id(zk);
+    auto queue = recipe.make_queue(HandleContext{zk, kDir, fmt::format("c{}", id), {}, w.leases, w.clients});
+    if (!queue) return fmt::format("recipe '{}' made no handle", recipe.name);
     if (produces) {
       q.producers.push_back(&zk);
       q.finished.push_back(false);
       auto index = q.producers.size() - 1;
-      world.spawn(zk, locking ? producer<recipes::LockingQueue>(zk, id, index, w, s, q)
-                              : producer<recipes::Queue>(zk, id, index, w, s, q));
+      world.spawn(zk, producer(zk, id, index, w, std::move(queue), s, q));
     } else {
-      world.spawn(zk, locking ? consumer<recipes::LockingQueue>(zk, id, w, s, q, world.decisions())
-                              : consumer<recipes::Queue>(zk, id, w, s, q, world.decisions()));
+      world.spawn(zk, consumer(zk, id, w, std::move(queue), locking, s, q, world.decisions()));
     }
+    return {};
   };
   std::vector<Client*> clients;
   for (int i = 0; i < w.clients; ++i) {
     clients.push_back(&open_client(world, w, i));
-    start(*clients.back(), i < w.producers);
+    if (std::string problem = start(*clients.back(), i < w.producers); !problem.empty()) return problem;
   }
   // A varied workload: a client may also produce, or consume, through a
   // second handle on its session (its values are named by that handle).
   if (w.varied) {
     for (int i = 0; i < w.clients; ++i) {
-      if (Client* view = drawn_share(world, *clients[static_cast<std::size_t>(i)], s)) start(*view, i < w.producers);
+      if (Client* view = drawn_share(world, *clients[static_cast<std::size_t>(i)], s)) {
+        if (std::string problem = start(*view, i < w.producers); !problem.empty()) return problem;
+      }
     }
   }
   return {};
 }
 
-std::vector<std::string> properties(const std::string& recipe) {
+std::vector<std::string> properties(const Recipe& recipe) {
   if (at_least_once(recipe)) {
     return {"queue-no-loss", "queue-no-phantoms", "queue-fifo", "claim-exclusion", "liveness", "progress", "no-leaks"};
   }
   return {"queue-no-loss", "queue-no-duplicates", "queue-no-phantoms", "queue-fifo", "liveness", "progress", "no-leaks"};
 }
 
-// The values of the items under `dir` (nodes carrying the queue's marker);
-// anything else there goes to `others`.
-std::vector<std::string> items_in(const Server& server, const std::string& dir, std::vector<std::string>& others) {
+// The values of the items under `dir` (nodes carrying `marker`); anything
+// else there goes to `others`.
+std::vector<std::string> items_in(const Server& server, const std::string& dir, const std::string& marker,
+                                  std::vector<std::string>& others) {
   std::vector<std::string> values;
   for (const std::string& name : server.children(dir)) {
     std::string path = dir + "/" + name;
     auto node = server.node(path);
-    if (node && name.find(recipes::Queue::kMarker) != std::string::npos) {
+    if (node && name.find(marker) != std::string::npos) {
       values.push_back(node->data);
     } else {
       others.push_back(path);
@@ -211,20 +206,21 @@ std::vector<std::string> items_in(const Server& server, const std::string& dir, 
   return values;
 }
 
-void check(World& world, const Workload& w, Shared& s, RunResult& out) {
+void check(World& world, const Workload& w, const Recipe& recipe, Shared& s, RunResult& out) {
   const Server& server = world.server();
   std::vector<std::string> strays, left, dirs{kDir};
-  if (at_least_once(w.recipe)) {
-    recipes::LockingQueue shape(world.client(0), kDir);
-    dirs = {shape.items_dir(), shape.claims_dir()};
-    left = items_in(server, shape.items_dir(), strays);
-    for (const std::string& claim : server.children(shape.claims_dir())) strays.push_back(shape.claims_dir() + "/" + claim);
+  const std::string& marker = recipe.traits.item_marker;
+  if (at_least_once(recipe)) {
+    const std::string items = kDir + "/" + recipe.traits.items_dir, claims = kDir + "/" + recipe.traits.claims_dir;
+    dirs = {items, claims};
+    left = items_in(server, items, marker, strays);
+    for (const std::string& claim : server.children(claims)) strays.push_back(claims + "/" + claim);
     for (const std::string& name : server.children(kDir)) {
       std::string path = kDir + "/" + name;
-      if (path != shape.items_dir() && path != shape.claims_dir()) strays.push_back(path);
+      if (path != items && path != claims) strays.push_back(path);
     }
   } else {
-    left = items_in(server, kDir, strays);
+    left = items_in(server, kDir, marker, strays);
   }
   auto take_timed_out = [&](const std::string& watch) {
     return std::any_of(dirs.begin(), dirs.end(), [&](const std::string& d) { return watch == "child " + d; });
@@ -234,16 +230,16 @@ void check(World& world, const Workload& w, Shared& s, RunResult& out) {
   // history (and its pictures) stays as the clients recorded it.
   History with_expiries = s.history;
   note_expiries(world.trace(), s.sharers, with_expiries);
-  append(v, check_queue(with_expiries, left, at_least_once(w.recipe)));
+  append(v, check_queue(with_expiries, left, at_least_once(recipe)));
   append(v, check_no_pending(s.history, {"put", "take", "ack", "release"}));
   // A session timeout: hundreds of round trips in a run without faults.
-  if (at_least_once(w.recipe)) append(v, check_exclusive_claims(s.history, expiry_times(world.trace(), s.sharers, /*declared_too=*/false)));
+  if (at_least_once(recipe)) append(v, check_exclusive_claims(s.history, expiry_times(world.trace(), s.sharers, /*declared_too=*/false)));
   if (no_fault_struck(world.trace())) append(v, check_prompt_takes(s.history, w.session_timeout_ms));
   append(v, check_no_leaks(strays, watches_left(server, take_timed_out)));
 }
 
 }  // namespace
 
-Family queue_family() { return Family{{"queue", "locking-queue"}, {}, spawn, properties, check}; }
+Family queue_family() { return Family{{RecipeFamily::Queue, RecipeFamily::LockingQueue}, spawn, properties, check}; }
 
 }  // namespace zksim::scenarios::detail

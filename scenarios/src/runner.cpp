@@ -65,6 +65,16 @@ std::vector<Delivery> deliveries_of(const Trace& trace) {
   return out;
 }
 
+std::vector<std::string> nodes_left(const Server& server, const std::string& dir,
+                                    const std::vector<std::string>& node_dirs) {
+  std::vector<std::string> out;
+  for (const std::string& sub : node_dirs) {
+    const std::string path = sub.empty() ? dir : dir + "/" + sub;
+    for (const std::string& child : server.children(path)) out.push_back(sub.empty() ? child : sub + "/" + child);
+  }
+  return out;
+}
+
 std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed) {
   std::size_t n = 0;
   for (SessionId session : server.sessions()) {
@@ -138,37 +148,50 @@ const std::vector<detail::Family>& families() {
   return all;
 }
 
-const detail::Family* family_of(const std::string& recipe) {
+const detail::Family* family_of(const Recipe& recipe) {
   for (const detail::Family& f : families()) {
-    if (std::ranges::count(f.recipes, recipe)) return &f;
+    if (std::ranges::count(f.serves, recipe.family)) return &f;
   }
   return nullptr;
 }
 
+// Views of the registry, made again when it grew.
+struct RegistryViews {
+  std::size_t seen = 0;
+  std::vector<std::string> names;
+  std::vector<FlawedRecipe> flawed;
+};
+const RegistryViews& views() {
+  static RegistryViews v;
+  const auto& all = registered_recipes();
+  if (v.seen == all.size()) return v;
+  v = RegistryViews{all.size(), {}, {}};
+  for (bool flawed : {false, true}) {
+    for (const Recipe& r : all) {
+      if (r.flaw.has_value() == flawed) v.names.push_back(r.name);
+    }
+  }
+  for (const Recipe& r : all) {
+    if (!r.flaw) continue;
+    const Flaw& f = *r.flaw;
+    v.flawed.push_back(FlawedRecipe{r.name, f.property, f.fault_class, f.per_mille, f.hold_ms, f.flavour, f.varied});
+  }
+  return v;
+}
+
 }  // namespace
 
-bool recipe_is_flawed(const std::string& name) { return name.starts_with("flawed/"); }
+bool recipe_is_flawed(const std::string& name) {
+  const Recipe* r = find_recipe(name);
+  return r && r->flaw.has_value();
+}
 
 bool recipe_is_reentrant(const std::string& name) {
-  const detail::Family* f = family_of(name);
-  return f && std::ranges::count(f->reentrant, name) > 0;
+  const Recipe* r = find_recipe(name);
+  return r && r->traits.reentrant;
 }
 
-const std::vector<std::string>& recipe_names() {
-  // The correct recipes of every family, then the flawed ones.
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (bool flawed : {false, true}) {
-      for (const detail::Family& f : families()) {
-        for (const std::string& r : f.recipes) {
-          if (recipe_is_flawed(r) == flawed) out.push_back(r);
-        }
-      }
-    }
-    return out;
-  }();
-  return names;
-}
+const std::vector<std::string>& recipe_names() { return views().names; }
 
 const std::vector<std::string>& property_names() {
   static const std::vector<std::string> names{
@@ -180,10 +203,11 @@ const std::vector<std::string>& property_names() {
   return names;
 }
 
-std::vector<std::string> properties_of(const std::string& recipe) {
-  const detail::Family* f = family_of(recipe);
+std::vector<std::string> properties_of(const std::string& name) {
+  const Recipe* r = find_recipe(name);
+  const detail::Family* f = r ? family_of(*r) : nullptr;
   if (!f) return {};
-  std::vector<std::string> out = f->properties(recipe);
+  std::vector<std::string> out = f->properties(*r);
   out.push_back("runaway");  // every recipe's run must end within its budget
   return out;
 }
@@ -246,7 +270,8 @@ std::string flavours_text(const std::vector<Flavour>& flavours, std::string_view
 }
 
 std::string workload_problem(const Workload& w, const WorldConfig& config) {
-  if (!family_of(w.recipe)) return fmt::format("unknown recipe '{}'", w.recipe);
+  const Recipe* recipe = find_recipe(w.recipe);
+  if (!recipe || !family_of(*recipe)) return fmt::format("unknown recipe '{}'", w.recipe);
   if (w.clients < 1 || w.rounds < 0) {
     return fmt::format("cannot run recipe '{}' with {} clients and {} rounds", w.recipe, w.clients, w.rounds);
   }
@@ -268,28 +293,7 @@ WorldConfig FlawedRecipe::config() const {
   return c;
 }
 
-const std::vector<FlawedRecipe>& flawed_recipes() {
-  constexpr auto k = [](auto fault) { return static_cast<std::int32_t>(fault); };
-  static const std::vector<FlawedRecipe> all{
-      {"flawed/blog-rw-lock", "read-write-exclusion"},
-      {"flawed/blog-rw-lock-index-fixed", "read-write-exclusion"},
-      {"flawed/prefix-write-lock", "mutual-exclusion"},
-      {"flawed/herd-lock", "herd-effect"},
-      {"flawed/no-guid-lock", "liveness", k(FaultKind::DropAfterApply), 50},
-      // Holds long enough to go on working after a pause.
-      {"flawed/forgetful-lock", "mutual-exclusion", k(FaultKind::Pause), 30, 600},
-      {"flawed/stubborn-unlock-lock", "runaway", k(FaultKind::DropAfterApply), 50},
-      // Runs long enough for time-triggered faults (a window a second).
-      {"flawed/stale-node-election", "one-leader", k(TimedFault::BlipAll), 300, 300, Flavour::Curator},
-      {"flawed/node-events-only-lock", "liveness", k(TimedFault::BlipAll), 300, 300, Flavour::Kazoo},
-      {"flawed/session-event-barrier", "barrier-wait", k(TimedFault::AnyTime), 300, 300, Flavour::Curator},
-      // Needs no fault: only a recipe on the caller's thread.
-      {"flawed/unsynchronized-wait-lock", "liveness", 0, 0, 5, Flavour::Curator},
-      // Needs downgrades, which only varied workloads make.
-      {"flawed/eager-downgrade-rw-lock", "read-write-exclusion", 0, 0, 5, Flavour::C, true},
-  };
-  return all;
-}
+const std::vector<FlawedRecipe>& flawed_recipes() { return views().flawed; }
 
 SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSource& decisions) {
   SwarmDraw d{w, config, {}};
@@ -353,8 +357,9 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   detail::Shared s;
   World world(config, decisions);
   std::string problem = workload_problem(w, config);
-  const detail::Family* family = family_of(w.recipe);
-  if (problem.empty()) problem = family->spawn(world, w, s);
+  const Recipe* recipe = find_recipe(w.recipe);
+  const detail::Family* family = recipe ? family_of(*recipe) : nullptr;
+  if (problem.empty()) problem = family->spawn(world, w, *recipe, s);
   if (!problem.empty()) {
     out.violations.push_back(Violation{"bad-workload", problem, {}, 0});
     return out;
@@ -382,7 +387,7 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
       for (int view : s.sharers[e.client]) s.history.note(view, e.time, "crashed");
     }
   }
-  family->check(world, w, s, out);
+  family->check(world, w, *recipe, s, out);
   std::vector<Violation>& v = out.violations;
   if (runaway) {
     // Cut short: waiters that never returned or returned late, and nodes

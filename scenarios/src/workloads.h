@@ -3,6 +3,7 @@
 // that apply to them; the runner holds a small table of families.
 #pragma once
 
+#include "zksim/scenarios/recipe.h"
 #include "zksim/scenarios/workload.h"
 
 #include <functional>
@@ -34,17 +35,15 @@ struct Shared {
 };
 
 struct Family {
-  std::vector<std::string> recipes;
-  // Those of `recipes` whose acquire may be called again by its holder.
-  std::vector<std::string> reentrant;
+  std::vector<RecipeFamily> serves;
   // Spawns the workload's clients in `world`; "" on success, else why the
   // workload cannot run.
-  std::string (*spawn)(World& world, const Workload& w, Shared& shared);
+  std::string (*spawn)(World& world, const Workload& w, const Recipe& recipe, Shared& shared);
   // The properties a run of `recipe` checks, in property_names() order.
-  std::vector<std::string> (*properties)(const std::string& recipe);
+  std::vector<std::string> (*properties)(const Recipe& recipe);
   // After quiescence: appends a violation for every property broken, and
   // fills what else the family measures (e.g. wake-ups per release).
-  void (*check)(World& world, const Workload& w, Shared& shared, RunResult& out);
+  void (*check)(World& world, const Workload& w, const Recipe& recipe, Shared& shared, RunResult& out);
 };
 
 Family lock_family();
@@ -81,6 +80,10 @@ bool no_fault_struck(const Trace& trace);
 // The watch events (node and child changes, not session events) delivered
 // to the clients, in delivery order: what count_wakeups reads.
 std::vector<Delivery> deliveries_of(const Trace& trace);
+// The nodes left under `dir`'s subdirectories `node_dirs` ("" for `dir`
+// itself), named relative to `dir`.
+std::vector<std::string> nodes_left(const Server& server, const std::string& dir,
+                                    const std::vector<std::string>& node_dirs);
 // The watches left on the server that `allowed` does not excuse; a watch is
 // named as Server::watches_of names it ("data /a", "child /a", ...).
 std::size_t watches_left(const Server& server, const std::function<bool(const std::string&)>& allowed);
