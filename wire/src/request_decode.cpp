@@ -217,6 +217,7 @@ RequestDecode Decoder::multi(bool read) {
         CreateMode mode{};
         if (!create_mode_from_flag(c.flags, mode)) {
           info.error = Error::BadArguments;
+          info.unknown_flags = c.flags;
         } else if (is_ttl(mode) && type != static_cast<std::int32_t>(OpCode::CreateTtl)) {
           whole_fails = true;  // a CreateRequest cast to CreateTTLRequest
         } else if (!ttl_fits(mode, is_ttl(mode) ? c.request.ttl_ms : -1)) {

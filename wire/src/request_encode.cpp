@@ -18,12 +18,13 @@ void write_string(Writer& w, const std::string& s, bool null) {
   }
 }
 
-void write_create(Writer& w, OpCode code, const CreateRequest& c, const Nulls& n) {
+void write_create(Writer& w, OpCode code, const CreateRequest& c, const Nulls& n,
+                  std::optional<std::int32_t> unknown_flags = std::nullopt) {
   write_string(w, c.path, n.path);
   write_string(w, c.data, n.data);
   write_acl(w, c.acl, n.acl);
-  // createContainer carries the container flag as real clients send it.
-  w.write_int(static_cast<std::int32_t>(c.mode));
+  // createContainer carries the container flag, as real clients send it.
+  w.write_int(unknown_flags ? *unknown_flags : static_cast<std::int32_t>(c.mode));
   if (code == OpCode::CreateTtl) w.write_long(c.ttl_ms);
 }
 
@@ -110,13 +111,13 @@ class RequestWriter {
   }
   void operator()(const MultiRequest& m) {
     for (std::size_t i = 0; i < m.ops.size(); ++i) {
-      const OpInfo info = i < f_.ops.size() ? f_.ops[i] : OpInfo{default_code(m.ops[i]), {}, {}};
+      const OpInfo info = i < f_.ops.size() ? f_.ops[i] : OpInfo{default_code(m.ops[i]), {}, {}, {}};
       write_multi_header(w_, static_cast<std::int32_t>(info.code), false);
       std::visit(
           [&](const auto& op) {
             using T = std::decay_t<decltype(op)>;
             if constexpr (std::is_same_v<T, CreateRequest>) {
-              write_create(w_, info.code, op, info.nulls);
+              write_create(w_, info.code, op, info.nulls, info.unknown_flags);
             } else if constexpr (std::is_same_v<T, DeleteRequest>) {
               write_string(w_, op.path, info.nulls.path);
               w_.write_int(op.version.value);

@@ -256,7 +256,7 @@ def run_zkcli(proxy):
         "getAcl /j/ttl",
         "whoami",
         "sync /j",
-        "addWatch /j",
+        "addWatch -m PERSISTENT /j",
         "addWatch -m PERSISTENT_RECURSIVE /j/box",
         "get -w /j",
         "removewatches /j -d",

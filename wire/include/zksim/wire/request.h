@@ -76,6 +76,8 @@ struct OpInfo {
   // create flag: BadArguments; a null setData or check path: BadArguments).
   // The op in the body then only keeps its place.
   std::optional<Error> error;
+  // A create op's flags as sent, when they name no create mode.
+  std::optional<std::int32_t> unknown_flags;
 };
 
 struct RequestFrame {
