@@ -30,11 +30,11 @@ inline constexpr std::int32_t kDefaultMaxBuffer = 0xfffff;
 // server decodes them as UTF-8, replacing malformed sequences).
 class Reader {
  public:
-  // `max_buffer` is jute.maxbuffer; a buffer or string may be up to twice it
-  // long (BinaryInputArchive.checkLength: maxBuffer + extraMaxBuffer, which
-  // defaults to maxBuffer).
+  // `max_buffer` is jute.maxbuffer. A buffer or string may be longer by the
+  // slack (BinaryInputArchive.checkLength: maxBuffer + extraMaxBuffer, and
+  // extraMaxBuffer defaults to maxBuffer, at least 1024).
   explicit Reader(ByteView in, std::int32_t max_buffer = kDefaultMaxBuffer)
-      : in_(in), max_field_(static_cast<std::int64_t>(max_buffer) * 2) {}
+      : in_(in), max_field_(std::int64_t{max_buffer} + (max_buffer < 1024 ? 1024 : max_buffer)) {}
 
   bool read_int(std::int32_t& out);
   bool read_long(std::int64_t& out);
