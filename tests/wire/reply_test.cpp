@@ -172,10 +172,11 @@ TEST(Reply, CloseSessionIsAnsweredThenTheServerCloses) {
   const Capture c = load_capture("probes.hex");
   const int conn = c.probe_conn("close-session");
   const auto ex = exchanges(c, conn);
-  ASSERT_EQ(ex.size(), 2u);
+  ASSERT_GE(ex.size(), 1u);
   ASSERT_TRUE(ex[0].reply);
   EXPECT_EQ(int_at(ex[0].reply->bytes, 16), 0);
-  EXPECT_EQ(ex[1].reply, nullptr);
+  // The probe's next request, if it got through before the close, has no reply.
+  for (std::size_t i = 1; i < ex.size(); ++i) EXPECT_EQ(ex[i].reply, nullptr);
   EXPECT_NE(std::find(c.closed_by_server.begin(), c.closed_by_server.end(), conn), c.closed_by_server.end());
 }
 

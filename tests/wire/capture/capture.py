@@ -329,29 +329,36 @@ class Probe:
     def __init__(self, proxy, name, read_only_byte=True):
         proxy.log(f"#= probe {name}")
         self.sock = socket.create_connection(("127.0.0.1", proxy.port))
+        self.buf = b""
         self.sock.sendall(connect_request(read_only_byte))
         self.read_frame()
         self.xid = 0
 
     def read_frame(self, timeout_s=3.0):
+        """The next whole frame, or None when the server closed or went quiet."""
         self.sock.settimeout(timeout_s)
-        data = b""
         try:
-            while len(data) < 4 or len(data) < 4 + struct.unpack(">i", data[:4])[0]:
+            while len(self.buf) < 4 or len(self.buf) < 4 + struct.unpack(">i", self.buf[:4])[0]:
                 chunk = self.sock.recv(65536)
                 if not chunk:
                     return None
-                data += chunk
+                self.buf += chunk
         except socket.timeout:
-            return data
-        return data
+            return None
+        n = 4 + struct.unpack(">i", self.buf[:4])[0]
+        frame, self.buf = self.buf[:n], self.buf[n:]
+        return frame
 
     def request(self, op, body, xid=None):
+        """Sends a request and reads until its reply (notifications may come first)."""
         if xid is None:
             self.xid += 1
             xid = self.xid
         self.sock.sendall(frame(i32(xid) + i32(op) + body))
-        return self.read_frame()
+        while True:
+            reply = self.read_frame()
+            if reply is None or struct.unpack(">i", reply[4:8])[0] == xid:
+                return reply
 
     def raw(self, data, expect_reply=True):
         self.sock.sendall(data)

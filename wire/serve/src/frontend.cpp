@@ -53,6 +53,25 @@ bool holds_watch(const std::vector<std::string>& lines, const std::string& path,
   return false;
 }
 
+// A multi whose ops the decoder marked failed (OpInfo::error): each such op
+// is swapped for one the server fails with that error at that place, so the
+// ops before it still decide first, as in PrepRequestProcessor's loop. A
+// check of an empty path is BadArguments (validatePath); a create with no
+// ACL is InvalidAcl (fixupACL), before anything the tree holds.
+Request with_failing_ops(const Request& request, const std::vector<OpInfo>& ops) {
+  const auto* multi = std::get_if<MultiRequest>(&request);
+  if (!multi) return request;
+  MultiRequest m = *multi;
+  for (std::size_t i = 0; i < ops.size() && i < m.ops.size(); ++i) {
+    if (ops[i].error == Error::BadArguments) {
+      m.ops[i] = CheckRequest{"", kAnyVersion};
+    } else if (ops[i].error == Error::InvalidAcl) {
+      m.ops[i] = CreateRequest{.path = "/", .acl = {}};
+    }
+  }
+  return m;
+}
+
 }  // namespace
 
 std::string session_password(SessionId session) {
@@ -197,7 +216,7 @@ void Frontend::Impl::execute(ConnectionId id, Connection& c, const RequestFrame&
   const SessionId s = c.session;
   const std::int64_t last = server.last_zxid().value;
   if (const auto* r = std::get_if<Request>(&f.body)) {
-    const Outcome o = server.apply(s, *r, now);
+    const Outcome o = server.apply(s, with_failing_ops(*r, f.ops), now);
     if (o.connection_dropped) {
       close(id, out);
       return;
