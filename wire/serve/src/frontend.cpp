@@ -6,6 +6,7 @@
 #include "zksim/wire/request.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 

@@ -3,6 +3,7 @@
 #include "zksim/wire/frontend.h"
 
 #include <arpa/inet.h>
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>

@@ -11,8 +11,8 @@
 #include "zksim/wire/jute.h"
 
 #include <cstdint>
-#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
