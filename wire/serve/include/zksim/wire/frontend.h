@@ -1,0 +1,69 @@
+// The ZooKeeper protocol in front of the simulated server, for `zksim
+// serve`: bytes a client sent in, bytes to send back out. No sockets and no
+// clock: the event loop around it reads the sockets and the wall clock and
+// hands both in, so a run fed the same bytes at the same times answers the
+// same. Each connection goes through the connect handshake, then each
+// request is decoded (zksim/wire/request.h), applied to the server, and
+// answered as the 3.8 server answers it (docs/wire.md).
+#pragma once
+
+#include "zksim/server.h"
+#include "zksim/wire/jute.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zksim::wire {
+
+using ConnectionId = std::int64_t;
+
+// Bytes for one connection; `close` once they are sent.
+struct Delivery {
+  ConnectionId connection = 0;
+  Bytes bytes;
+  bool close = false;
+  friend bool operator==(const Delivery&, const Delivery&) = default;
+};
+
+class Frontend {
+ public:
+  // REQUIRES: `server` outlives the frontend.
+  explicit Frontend(Server& server);
+  ~Frontend();
+  Frontend(const Frontend&) = delete;
+  Frontend& operator=(const Frontend&) = delete;
+
+  // A client connected from `client_ip`.
+  ConnectionId open(std::string client_ip = "127.0.0.1");
+  // Bytes the client sent, read at `now`. Returns what to send, in order,
+  // to this connection and to the connections of sessions whose watches
+  // fired. After a delivery with `close` to a connection, it takes no more
+  // bytes (receive returns nothing for it).
+  std::vector<Delivery> receive(ConnectionId connection, ByteView bytes, TimeMs now);
+  // The client's side closed, or the socket failed. The session lives on
+  // until it expires or the client reconnects to it.
+  void lost(ConnectionId connection);
+  // Time passed to `now`: expires the sessions that went silent (their
+  // connections are closed, other sessions' watches fire) and reaps empty
+  // containers and TTL nodes.
+  std::vector<Delivery> advance(TimeMs now);
+  // When advance has something to do next, if ever.
+  std::optional<TimeMs> next_deadline() const;
+
+  // The session a connection is attached to (0 before the handshake).
+  SessionId session_of(ConnectionId connection) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The 16-byte session password the frontend gives a session: derived from
+// the id alone (ZooKeeperServer.generatePasswd seeds a Random with the id
+// and a secret), so a reconnect can be checked without keeping it.
+std::string session_password(SessionId session);
+
+}  // namespace zksim::wire
