@@ -7,7 +7,7 @@
 namespace zksim::cli_test {
 namespace {
 
-const std::vector<std::string> kCommands{"matrix", "run", "explore", "merge", "replay", "timeline", "list"};
+const std::vector<std::string> kCommands{"matrix", "run", "explore", "merge", "replay", "timeline", "list", "serve"};
 
 TEST(Cli, HelpListsEveryCommand) {
   for (const char* flag : {"--help", "-h", "help"}) {
