@@ -174,7 +174,7 @@ const RegistryViews& views() {
   for (const Recipe& r : all) {
     if (!r.flaw) continue;
     const Flaw& f = *r.flaw;
-    v.flawed.push_back(FlawedRecipe{r.name, f.property, f.fault_class, f.per_mille, f.hold_ms, f.flavour, f.varied});
+    v.flawed.push_back(FlawedRecipe{f, r.name});
   }
   return v;
 }
@@ -285,7 +285,7 @@ std::string workload_problem(const Workload& w, const WorldConfig& config) {
   return {};
 }
 
-WorldConfig FlawedRecipe::config() const {
+WorldConfig Flaw::config() const {
   WorldConfig c;
   c.nemesis.per_mille[fault_class] = per_mille;
   c.nemesis.pause_ms = 3000;
@@ -294,6 +294,8 @@ WorldConfig FlawedRecipe::config() const {
 }
 
 const std::vector<FlawedRecipe>& flawed_recipes() { return views().flawed; }
+
+std::string Flaw::fault() const { return per_mille ? std::string(fault_class_name(fault_class)) : "none"; }
 
 SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSource& decisions) {
   SwarmDraw d{w, config, {}};

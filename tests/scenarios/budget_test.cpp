@@ -135,7 +135,7 @@ TEST(Budget, EveryAcceptedWorkloadOfACorrectRecipeHoldsOrIsRefused) {
   };
   int ran = 0, refused = 0;
   std::size_t most_events = 0;
-  EXPECT_TRUE(check("every accepted workload holds or is refused", kCases, [&] {
+  EXPECT_TRUE(rc_check("every accepted workload holds or is refused", kCases, [&] {
     Workload w;
     w.recipe = *rc::gen::elementOf(kCorrect);
     w.clients = static_cast<int>(log_uniform(1, 100));

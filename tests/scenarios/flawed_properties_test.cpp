@@ -14,7 +14,7 @@ void caught_and_shrunk(const std::string& recipe) {
                                         [&](const FlawedRecipe& x) { return x.recipe == recipe; });
   std::size_t minimal = 0;
   std::string minimal_property;
-  bool held = check(fmt::format("{} holds", f.recipe), 1000, [&] {
+  bool held = rc_check(fmt::format("{} holds", f.recipe), 1000, [&] {
     Scenario s;
     s.workload = Workload{.recipe = f.recipe, .clients = 3, .rounds = 3, .hold_ms = f.hold_ms, .varied = f.varied};
     s.config = f.config();

@@ -11,28 +11,28 @@ namespace {
 constexpr int kRuns = 2000;
 
 TEST(Properties, LockHoldsEveryProperty) {
-  EXPECT_TRUE(check("lock", kRuns, [] { holds_every_property("lock"); }));
+  EXPECT_TRUE(rc_check("lock", kRuns, [] { holds_every_property("lock"); }));
 }
 TEST(Properties, ReadWriteLockHoldsEveryProperty) {
-  EXPECT_TRUE(check("rw-lock", kRuns, [] { holds_every_property("rw-lock"); }));
+  EXPECT_TRUE(rc_check("rw-lock", kRuns, [] { holds_every_property("rw-lock"); }));
 }
 TEST(Properties, SemaphoreHoldsEveryProperty) {
-  EXPECT_TRUE(check("semaphore", kRuns, [] { holds_every_property("semaphore"); }));
+  EXPECT_TRUE(rc_check("semaphore", kRuns, [] { holds_every_property("semaphore"); }));
 }
 TEST(Properties, ElectionHoldsEveryProperty) {
-  EXPECT_TRUE(check("election", kRuns, [] { holds_every_property("election"); }));
+  EXPECT_TRUE(rc_check("election", kRuns, [] { holds_every_property("election"); }));
 }
 TEST(Properties, QueueHoldsEveryProperty) {
-  EXPECT_TRUE(check("queue", kRuns, [] { holds_every_property("queue"); }));
+  EXPECT_TRUE(rc_check("queue", kRuns, [] { holds_every_property("queue"); }));
 }
 TEST(Properties, LockingQueueHoldsEveryProperty) {
-  EXPECT_TRUE(check("locking-queue", kRuns, [] { holds_every_property("locking-queue"); }));
+  EXPECT_TRUE(rc_check("locking-queue", kRuns, [] { holds_every_property("locking-queue"); }));
 }
 TEST(Properties, BarrierHoldsEveryProperty) {
-  EXPECT_TRUE(check("barrier", kRuns, [] { holds_every_property("barrier"); }));
+  EXPECT_TRUE(rc_check("barrier", kRuns, [] { holds_every_property("barrier"); }));
 }
 TEST(Properties, DoubleBarrierHoldsEveryProperty) {
-  EXPECT_TRUE(check("double-barrier", kRuns, [] { holds_every_property("double-barrier"); }));
+  EXPECT_TRUE(rc_check("double-barrier", kRuns, [] { holds_every_property("double-barrier"); }));
 }
 
 }  // namespace

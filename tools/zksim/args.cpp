@@ -121,8 +121,6 @@ std::string help_text(const CommandSpec& spec) {
   return out;
 }
 
-std::string Shard::text() const { return fmt::format("{}/{}", index, count); }
-
 Shard parse_shard(const std::string& what, const std::string& text) {
   auto slash = text.find('/');
   const std::string bad = fmt::format("{}: '{}' is not a shard I/N (0 <= I < N, e.g. 0/4)", what, text);

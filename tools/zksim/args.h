@@ -9,6 +9,8 @@
 // 300-digit bounds; what the CLI needs here is small.
 #pragma once
 
+#include "zksim/scenarios/campaign.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -78,12 +80,7 @@ std::string help_text(const CommandSpec& spec);
 std::int64_t parse_integer(const std::string& what, const std::string& text, std::int64_t lo, std::int64_t hi);
 
 // "I/N", 0 <= I < N: every N-th run index, starting at I.
-struct Shard {
-  std::int64_t index = 0, count = 1;
-  bool owns(std::int64_t run) const { return run % count == index; }
-  std::string text() const;
-  bool operator==(const Shard&) const = default;
-};
+using scenarios::Shard;
 Shard parse_shard(const std::string& what, const std::string& text);
 
 }  // namespace zksim::cli

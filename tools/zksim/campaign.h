@@ -1,31 +1,26 @@
-// A campaign: many runs of one workload under one world config, the first
-// run that violated each property, and shrinking those runs into scenario
-// files. `zksim explore` runs one campaign, `zksim matrix` one per recipe
-// and fault class.
-//
-// Its strategy (scenarios/strategy.h) says how runs choose their decisions.
-// Random and fixed-latency: run i is seeded with seed + i, so a campaign
-// split into shards (run i belongs to shard i mod N) or spread over
-// processes runs the same runs, and results merge by addition and by the
-// lowest run index. Dfs: run i is schedule i of one depth-first search,
-// which follows from the run before it, so it is never split; the campaign's
-// seed is 0 and a run's "seed" is its schedule number.
-// Wall-clock time enters only as a budget (stop after so many seconds) and
-// in progress reports, never into a run.
+// The command line's side of campaigns (the harness's campaign.h): the
+// bounds its options take, and what its reports and files are named by.
 #pragma once
 
 #include "args.h"
-#include "zksim/scenarios/scenario.h"
-#include "zksim/scenarios/strategy.h"
+#include "zksim/scenarios/campaign.h"
 
-#include <cstdint>
-#include <functional>
-#include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace zksim::cli {
+
+using scenarios::Campaign;
+using scenarios::CampaignResult;
+using scenarios::explore;
+using scenarios::fault_label;
+using scenarios::file_stem;
+using scenarios::Finding;
+using scenarios::finding_label;
+using scenarios::merge_into;
+using scenarios::nemesis_config;
+using scenarios::Progress;
+using scenarios::scenario_of;
 
 // The bounds of a depth-first search: decisions explored per run, and
 // clients (beyond 3 the schedules of a few decisions say little).
@@ -34,78 +29,11 @@ inline constexpr int kMaxDfsClients = 3;
 // pct's bug depth d: d - 1 priority changes within a run's first choices.
 inline constexpr std::int64_t kMaxPctDepth = 64;
 
-struct Campaign {
-  scenarios::Workload workload;
-  WorldConfig config;           // as strategy_config gives it for the strategy
-  std::string faults = "none";  // the fault classes of the nemesis, for people: "pause,crash"
-  scenarios::Strategy strategy = scenarios::Strategy::Random;
-  std::size_t depth = 0;        // dfs: decisions explored per run, 1 to kMaxDfsDepth; pct: d, 1 to kMaxPctDepth
-  std::uint64_t seed = 1;       // run i uses seed + i; dfs: 0
-  std::int64_t runs = 100;      // run indices [0, runs); 0: no limit (a time budget, or dfs exhausted, ends it)
-};
-
-// The first run (lowest index) that violated a property, and how often.
-struct Finding {
-  std::string property;
-  std::int64_t run = -1;
-  std::uint64_t seed = 0;           // dfs: the schedule number, as run
-  // Dfs: the decisions of that run, to write it (seeded runs are run again
-  // from their seed instead). Not in the JSON form: a search has no workers.
-  std::optional<std::vector<std::uint32_t>> schedule;
-  std::int64_t runs = 0;            // runs that violated the property
-  scenarios::Violation violation;   // its first violation in that run (after shrinking: in the shrunk run)
-  std::int64_t decisions = 0;       // decisions that run made
-  std::string scenario_file;        // set by shrink_findings
-  std::int64_t shrunk_decisions = -1;
-  int shrink_runs = 0;
-};
-
-struct CampaignResult {
-  std::int64_t runs = 0;
-  std::int64_t violating_runs = 0;
-  std::optional<bool> exhausted;                // dfs: whether every schedule within the depth was run
-  std::map<std::string, std::int64_t> probes;   // summed over runs
-  // Watch events that woke a call, and those after which it made no
-  // progress (RunResult's), summed over runs: a metric, not a property.
-  std::int64_t wakeups = 0;
-  std::int64_t wakeups_without_progress = 0;
-  std::map<std::string, Finding> findings;      // by property
-  // Probe names reached (a nonzero count).
-  std::size_t probes_reached() const;
-};
-
-// Called about every 200 ms of wall time while running, and once at the end.
-using Progress = std::function<void(const CampaignResult&)>;
-
-// Runs the campaign's runs that belong to `shard`, in index order, until its
-// run limit, `seconds` of wall time (if given), or, for dfs, the last
-// schedule. REQUIRES: for dfs, the whole campaign (Shard{}).
-CampaignResult explore(const Campaign& c, const Shard& shard, std::optional<double> seconds,
-                       const Progress& progress);
-
-// Adds `b` (other runs of the same campaign) into `a`.
-void merge_into(CampaignResult& a, const CampaignResult& b);
-
-// The scenario that replays run `seed` of `c` from a recorded decision list.
-// REQUIRES: a seeded strategy.
-scenarios::Scenario scenario_of(const Campaign& c, std::uint64_t seed, const std::string& property);
-
-// Shrinks one finding: replays its seed recording the decisions (dfs: takes
-// its schedule), shrinks the list keeping the property (at most `max_runs`
-// runs; with 0 the recorded list is written as it is), and writes the
-// scenario to `path`. Throws UsageError if the file cannot be written.
-void shrink_finding(const Campaign& c, Finding& f, const std::string& path, int max_runs);
-
-// What tells a finding's file from others of the same recipe and property:
-// "seed7" (random), "fixed-latency-seed7", "dfs-schedule7", "pct-seed7"; with
-// varied workloads "varied-seed7" and so on.
-std::string finding_label(const Campaign& c, const Finding& f);
+// scenarios::shrink_finding, its failure thrown as a UsageError.
+void shrink_and_write(const Campaign& c, Finding& f, const std::string& path, int max_runs);
 
 // The flawed_recipes() entry of `recipe`, or nullptr.
 const scenarios::FlawedRecipe* flaw_of(const std::string& recipe);
-
-// "flawed/herd-lock" -> "flawed-herd-lock", for file names.
-std::string file_stem(const std::string& recipe);
 
 // "c1, c3" for clients 1 and 3.
 std::string client_names(const std::vector<int>& clients);

@@ -184,7 +184,7 @@ int explore_main(const Args& args) {
   }
   for (auto& [property, f] : r.findings) {
     line.show(fmt::format("shrinking {}", property), r.runs, r.probes_reached(), r.violating_runs);
-    shrink_finding(c, f, fmt::format("{}/{}.{}.{}.scn", out_dir, file_stem(c.workload.recipe), property, finding_label(c, f)),
+    shrink_and_write(c, f, fmt::format("{}/{}.{}.{}.scn", out_dir, file_stem(c.workload.recipe), property, finding_label(c, f)),
                    shrink_runs);
   }
   line.clear();

@@ -104,21 +104,6 @@ std::vector<int> parse_fault_classes(const std::string& what, const std::string&
   return out;
 }
 
-WorldConfig nemesis_config(const std::vector<int>& kinds, std::uint32_t per_mille) {
-  WorldConfig c;
-  for (int k : kinds) c.nemesis.per_mille[k] = per_mille;
-  c.nemesis.pause_ms = 3000;
-  c.nemesis.delay_ms = 50;
-  return c;
-}
-
-std::string fault_label(const WorldConfig& config) {
-  std::string out;
-  for (int k = 0; k < kFaultClasses; ++k) {
-    if (config.nemesis.per_mille[k]) out += fmt::format("{}{}", out.empty() ? "" : ",", fault_class_name(k));
-  }
-  return out.empty() ? "none" : out;
-}
 
 void check_output_dir(const std::string& what, const std::string& dir) {
   namespace fs = std::filesystem;

@@ -42,12 +42,6 @@ struct Clients {
 };
 Clients parse_clients(const std::string& what, const std::string& option);
 
-// A world whose nemesis strikes with each of `kinds` at `per_mille`
-// (random pauses of 3 s, longer than the workloads' 2 s sessions; delays of 50 ms).
-WorldConfig nemesis_config(const std::vector<int>& kinds, std::uint32_t per_mille);
-// "pause,crash", or "none".
-std::string fault_label(const WorldConfig& config);
-
 // Checks, before a campaign runs, that `dir` can take the scenario files it
 // may write: not empty, and either a directory or a path whose nearest
 // existing part is a directory (the rest is made when a file is written),

@@ -8,52 +8,26 @@
 
 namespace zksim::cli {
 
+scenarios::CheckOptions check_options(const MatrixOptions& o) {
+  scenarios::CheckOptions c;
+  c.faults = o.faults;
+  c.runs = o.runs;
+  c.mix = o.mix;
+  c.seed = o.seed;
+  c.clients = o.clients;
+  c.rounds = o.rounds;
+  c.flavours = o.clients_of.flavours;
+  c.draw_flavours = o.clients_of.drawn;
+  c.varied = o.varied;
+  return c;
+}
+
 std::vector<MatrixCampaign> matrix_campaigns(const MatrixOptions& o) {
   std::vector<MatrixCampaign> out;
+  const scenarios::CheckOptions c = check_options(o);
   for (const std::string& recipe : o.recipes) {
-    const scenarios::FlawedRecipe* flaw = flaw_of(recipe);
-    for (const std::string& fault : o.faults) {
-      MatrixCampaign m{recipe, fault, {}, {}};
-      Campaign& c = m.campaign;
-      c.workload.recipe = recipe;
-      c.workload.clients = o.clients;
-      c.workload.rounds = o.rounds;
-      c.workload.flavours = o.clients_of.flavours;
-      c.workload.draw_flavours = o.clients_of.drawn;
-      c.workload.varied = o.varied || (flaw && flaw->varied);
-      const std::vector<int> kinds = parse_fault_classes("zksim matrix", fault);
-      if (flaw && fault == fault_label(flaw->config())) {
-        c.config = flaw->config();
-        c.workload.hold_ms = flaw->hold_ms;
-        c.workload.flavours = {flaw->flavour};
-        c.workload.draw_flavours = false;
-      } else {
-        c.config = nemesis_config(kinds, 30);
-        c.workload.hold_ms = fault == "pause" ? 600 : 5;
-      }
-      c.faults = fault;
-      c.seed = o.seed;
-      if (!o.mix) {
-        c.runs = o.runs;
-        out.push_back(std::move(m));
-        continue;
-      }
-      // The mix: random and pct, each with plain and varied workloads
-      // (only varied ones when every run is), the first part taking what
-      // the split leaves over.
-      const bool both = !c.workload.varied;
-      const std::int64_t parts = both ? 4 : 2;
-      for (std::int64_t k = 0; k < parts; ++k) {
-        MatrixCampaign part = m;
-        part.campaign.runs = k == 0 ? o.runs - (parts - 1) * (o.runs / parts) : o.runs / parts;
-        if (part.campaign.runs == 0) continue;
-        if (k % 2 == 1) {
-          part.campaign.strategy = scenarios::Strategy::Pct;
-          part.campaign.depth = scenarios::kDefaultPctDepth;
-        }
-        if (both && k >= 2) part.campaign.workload.varied = true;
-        out.push_back(std::move(part));
-      }
+    for (scenarios::RecipeCampaign& m : scenarios::campaigns_for(recipe, c)) {
+      out.push_back(MatrixCampaign{std::move(m.recipe), std::move(m.fault), std::move(m.campaign), {}});
     }
   }
   return out;
@@ -91,7 +65,7 @@ Matrix verdicts(const MatrixOptions& o, const std::vector<MatrixCampaign>& done,
         cell.kind = Cell::Violated;
         cell.campaign = &c;
         cell.finding = it->second;
-        shrink_finding(c.campaign, cell.finding,
+        shrink_and_write(c.campaign, cell.finding,
                        fmt::format("{}/{}.{}.{}.{}.scn", out_dir, file_stem(recipe), p, c.fault,
                                    finding_label(c.campaign, cell.finding)),
                        shrink_runs);

@@ -5,6 +5,7 @@
 
 #include "campaign.h"
 #include "common.h"
+#include "zksim/scenarios/harness.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,13 +34,8 @@ struct MatrixCampaign {
   CampaignResult result;
 };
 
-// One campaign per recipe and fault configuration, recipes first, or with
-// `mix` four: random and pct with plain workloads, then both with varied
-// ones (a quarter of the runs each, the first taking what is left over; the
-// same seeds), or two when every run is varied. A fault
-// class strikes 30 times in 1000 requests (pauses with 600 ms holds, so a
-// pause finds a holder); a flawed recipe under the nemesis that exposes it
-// (flawed_recipes(), "none" when it needs no faults) gets that config.
+// The harness's campaigns (scenarios::campaigns_for) of every recipe, in
+// order. REQUIRES: known recipes and fault configurations.
 std::vector<MatrixCampaign> matrix_campaigns(const MatrixOptions& o);
 
 struct Cell {

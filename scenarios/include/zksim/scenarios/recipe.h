@@ -19,6 +19,7 @@
 #include "zksim/recipes/hold.h"
 #include "zksim/recipes/lock.h"
 #include "zksim/recipes/queue.h"
+#include "zksim/world.h"
 
 #include <deque>
 #include <functional>
@@ -153,6 +154,11 @@ struct Flaw {
   TimeMs hold_ms = 5;
   Flavour flavour = Flavour::C;
   bool varied = false;  // needs varied workloads (a downgrade, say)
+  // A world config with that nemesis (pauses of 3 s, longer than the
+  // workloads' 2 s sessions).
+  WorldConfig config() const;
+  // Its nemesis as a fault configuration is named: the class, or "none".
+  std::string fault() const;
 };
 
 struct Recipe {

@@ -9,6 +9,7 @@
 
 #include "zksim/scenarios/checkers.h"
 #include "zksim/scenarios/history.h"
+#include "zksim/scenarios/recipe.h"
 #include "zksim/world.h"
 
 #include <map>
@@ -119,19 +120,12 @@ const std::vector<std::string>& property_names();
 // (empty: unknown recipe).
 std::vector<std::string> properties_of(const std::string& recipe);
 
-// A flawed recipe, the property it breaks, and the nemesis, hold time and
-// client flavour that expose it (rate 0: it misbehaves without faults).
-struct FlawedRecipe {
+// A flawed recipe (one registered with a Flaw, recipe.h), by name: the
+// property it breaks, and the nemesis, hold time and client flavour that
+// expose it. The list is made again when the registry grows, so a pointer
+// into it lasts until then.
+struct FlawedRecipe : Flaw {
   std::string recipe;
-  std::string property;
-  std::int32_t fault_class = 0;  // a FaultKind or TimedFault
-  std::uint32_t per_mille = 0;
-  TimeMs hold_ms = 5;
-  Flavour flavour = Flavour::C;
-  bool varied = false;  // needs Workload::varied (a downgrade, say)
-  // A world config with that nemesis (pauses of 3 s, longer than the
-  // workloads' 2 s sessions).
-  WorldConfig config() const;
 };
 const std::vector<FlawedRecipe>& flawed_recipes();
 
