@@ -1,5 +1,6 @@
 #include "zksim/scenarios/scenario.h"
 
+#include "zksim/scenarios/plugin.h"
 #include "zksim/trace.h"
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -117,6 +119,7 @@ class LineParser {
       return done(2);
     };
     if (d == "zksim-scenario") return at(0, "the version line may appear only once");
+    if (d == "plugin") return done(2);  // loaded before the other lines (load_plugins)
     if (d == "recipe") {
       if (w_.size() < 2) return at(1, "missing recipe name");
       const auto& all = recipe_names();
@@ -292,8 +295,40 @@ class LineParser {
 
 }  // namespace
 
+namespace {
+
+// Loads the plugins the file names (`plugin FILE`, a path relative to the
+// scenario file's directory, or absolute) before its other lines are read,
+// so that a recipe they register is known wherever its line stands. "" or
+// the error, with `line` and `col` set.
+std::string load_plugins(const std::string& text, const std::string& file, Scenario& s, int& line, int& col) {
+  std::istringstream in(text);
+  std::string l;
+  for (line = 1; std::getline(in, l); ++line) {
+    std::vector<Word> w = words_of(l);
+    if (w.empty() || w[0].text != "plugin") continue;
+    col = w.size() < 2 ? w[0].col + 7 : w[1].col;
+    if (w.size() < 2) return "missing plugin file";
+    std::filesystem::path path(w[1].text);
+    if (path.is_relative()) path = std::filesystem::path(file).parent_path() / path;
+    if (std::string why = load_plugin(path.string()); !why.empty()) return why;
+    std::error_code ec;
+    s.plugins.push_back(std::filesystem::canonical(path, ec).string());
+  }
+  return {};
+}
+
+}  // namespace
+
 std::optional<Scenario> parse_scenario(const std::string& text, const std::string& file, ParseError* error) {
   Scenario s;
+  {
+    int line = 0, col = 0;
+    if (std::string why = load_plugins(text, file, s, line, col); !why.empty()) {
+      if (error) *error = ParseError{file, line, col, escaped(why)};
+      return std::nullopt;
+    }
+  }
   std::istringstream in(text);
   std::string line;
   int n = 0;
@@ -373,6 +408,13 @@ std::string write_scenario(const Scenario& s) {
   for (const std::string& c : s.comments) out += "# " + c + "\n";
   const Workload& w = s.workload;
   out += fmt::format("zksim-scenario {}\n", kVersion);
+  std::vector<std::string> plugins = s.plugins;
+  const Recipe* recipe = find_recipe(w.recipe);
+  if (recipe && recipe->origin != "zksim" &&
+      std::find(plugins.begin(), plugins.end(), recipe->origin) == plugins.end()) {
+    plugins.push_back(recipe->origin);
+  }
+  for (const std::string& p : plugins) out += fmt::format("plugin {}\n", p);
   out += fmt::format("recipe {}\nclients {}\nrounds {}\nhold-ms {}\nthink-ms {}\ntimeout-ms {}\n",
                      w.recipe, w.clients, w.rounds, w.hold_ms, w.think_ms, w.timeout_ms);
   out += fmt::format("session-timeout-ms {}\nreentrant {}\nleases {}\nproducers {}\n", w.session_timeout_ms,

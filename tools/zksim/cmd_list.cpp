@@ -3,6 +3,7 @@
 #include "campaign.h"
 #include "commands.h"
 #include "common.h"
+#include "zksim/scenarios/recipe.h"
 #include "zksim/scenarios/workload.h"
 
 #include <fmt/format.h>
@@ -17,7 +18,7 @@ CommandSpec list_spec() {
   return CommandSpec{
       .name = "list",
       .summary = "list the recipes (correct and flawed), the properties, the fault classes, the search strategies and the client flavours",
-      .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], fault_classes: [...], strategies: [...], clients: [...]}"}},
+      .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], fault_classes: [...], strategies: [...], clients: [...]}; a recipe's family, summary and origin (zksim, or its plugin's file) are there too"}},
       .details = "Lines: 'recipe NAME correct|flawed checks PROPERTY,...' (a flawed one adds the property\n"
                  "it breaks and the nemesis, clients and workload that show it), 'property NAME', 'fault-class NAME',\n"
                  "'strategy NAME' (explore --strategy; see 'zksim explore --help'), 'client NAME: summary'\n"
@@ -31,7 +32,13 @@ int list_main(const Args& args) {
   for (const std::string& r : scenarios::recipe_names()) {
     const bool flawed = scenarios::recipe_is_flawed(r);
     const auto checks = scenarios::properties_of(r);
-    json j{{"name", r}, {"flawed", flawed}, {"properties", checks}};
+    const scenarios::Recipe& recipe = *scenarios::find_recipe(r);
+    json j{{"name", r},
+           {"flawed", flawed},
+           {"properties", checks},
+           {"family", scenarios::family_name(recipe.family)},
+           {"summary", recipe.summary},
+           {"origin", recipe.origin}};
     std::string line = fmt::format("recipe {} {} checks {}", r, flawed ? "flawed" : "correct", fmt::join(checks, ","));
     if (const scenarios::FlawedRecipe* f = flaw_of(r)) {
       const std::string nemesis = fault_label(f->config());

@@ -2,6 +2,7 @@
 // mistake in the input is one line on stderr and exit status 2.
 #include "commands.h"
 #include "common.h"
+#include "zksim/scenarios/plugin.h"
 
 #include <fmt/format.h>
 
@@ -38,10 +39,19 @@ int dispatch(int argc, char** argv) {
   for (const auto& c : commands()) {
     zksim::cli::CommandSpec spec = c.spec();
     if (spec.name != name) continue;
+    // Every command takes a plugin's recipes (zksim/scenarios/plugin.h),
+    // loaded before it runs (and by its worker processes, which get the
+    // same arguments).
+    spec.options.push_back({"--plugin", "FILE", "load the recipes of a plugin (a shared library, zksim/scenarios/plugin.h) first"});
     zksim::cli::Args args = zksim::cli::parse_args(spec, std::vector<std::string>(argv + 2, argv + argc));
     if (args.help) {
       std::fputs(zksim::cli::help_text(spec).c_str(), stdout);
       return 0;
+    }
+    if (args.has("--plugin")) {
+      if (std::string why = zksim::scenarios::load_plugin(args.text("--plugin", "")); !why.empty()) {
+        throw zksim::cli::UsageError(fmt::format("zksim {} --plugin: {}", name, why));
+      }
     }
     return c.main(args);
   }

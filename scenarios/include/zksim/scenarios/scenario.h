@@ -2,6 +2,7 @@
 // text, one directive per line, '#' starts a comment, versioned:
 //
 //   zksim-scenario 2                # version 1 files are read too
+//   plugin libmy_recipes.so         # loaded first (plugin.h); relative to this file
 //   recipe lock                     # see recipe_names()
 //   clients 5
 //   rounds 10
@@ -46,6 +47,7 @@
 namespace zksim::scenarios {
 
 struct Scenario {
+  std::vector<std::string> plugins;  // the plugin files it loaded (absolute); written back with its recipe's
   Workload workload;
   WorldConfig config;
   std::vector<ScriptedFault> faults;
