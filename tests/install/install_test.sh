@@ -80,4 +80,32 @@ deb_has_everything() {
   [ "$(dpkg-deb -f "${debs[0]}" Version)" = "$version" ] || fail "version $(dpkg-deb -f "${debs[0]}" Version), project $version"
 }
 
+# The example project (examples/my-lock), built against the installed
+# package as its README says: its googletest of the harness API passes (the
+# fixed lock holds every property, the naive one is caught by herd-effect),
+# and the installed zksim loads its plugin and catches the naive lock too.
+example_builds_and_catches_the_bug() {
+  cmake --install "$build" --prefix "$sandbox/prefix" >"$sandbox/install.log" ||
+    fail "cmake --install: $(cat "$sandbox/install.log")"
+  cmake -S "$src/examples/my-lock" -B "$sandbox/example" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$sandbox/prefix" "${consumer_args[@]}" >"$sandbox/configure.log" 2>&1 ||
+    fail "configuring the example: $(cat "$sandbox/configure.log")"
+  cmake --build "$sandbox/example" >"$sandbox/build.log" 2>&1 ||
+    fail "building the example: $(cat "$sandbox/build.log")"
+  (cd "$sandbox/example" && ctest --output-on-failure >"$sandbox/ctest.log" 2>&1) ||
+    fail "the example's tests: $(cat "$sandbox/ctest.log")"
+  grep -q "100% tests passed, 0 tests failed out of 3" "$sandbox/ctest.log" || fail "the example's tests: $(cat "$sandbox/ctest.log")"
+  plugin="$sandbox/example/libmy_lock_plugin.so"
+  rc=0
+  out="$("$sandbox/prefix/bin/zksim" explore --plugin "$plugin" --recipe example/naive-lock --faults none --runs 50 \
+    --out "$sandbox/found" 2>&1)" || rc=$?
+  [ "$rc" = 1 ] || fail "explore of the naive lock exited $rc: $out"
+  grep -q "VIOLATION herd-effect" <<<"$out" || fail "explore of the naive lock: $out"
+  out="$("$sandbox/prefix/bin/zksim" explore --plugin "$plugin" --recipe example/fixed-lock --faults drop-after-apply \
+    --runs 100 2>&1)" || fail "explore of the fixed lock: $out"
+  # The file found names the plugin, so it replays without --plugin.
+  files=("$sandbox"/found/example-naive-lock.herd-effect.*.scn)
+  "$sandbox/prefix/bin/zksim" replay "${files[0]}" >/dev/null || fail "replaying ${files[0]}"
+}
+
 "$rule"

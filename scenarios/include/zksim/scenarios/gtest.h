@@ -18,6 +18,9 @@
 
 namespace zksim::scenarios {
 
+// How googletest prints a Report: its text.
+inline void PrintTo(const Report& r, std::ostream* os) { *os << "\n" << r.text(); }
+
 namespace detail {
 
 // What a report says of `property`, for a matcher's explanation.
