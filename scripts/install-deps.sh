@@ -11,6 +11,7 @@ packages=(
   zookeeper default-jre-headless  # the real server the conformance tests start
   chromium                     # the HTML timeline test loads the page in headless Chromium
   jq                           # scripts/figures.sh reads the benchmarks' and zksim's JSON reports
+  python3                      # tests/docs/tutorial_check.py runs the tutorial's commands
   clang libclang-rt-14-dev     # the wire decoders' libFuzzer smoke test (tests/wire/fuzz)
   python3-kazoo                # tests/wire/capture/capture.py: kazoo is one of the captured clients
 )
