@@ -151,8 +151,8 @@ std::string spawn(World& world, const Workload& w, const Recipe& recipe, Shared&
 }
 
 std::vector<std::string> properties(const Recipe& recipe) {
-  if (is_single(recipe)) return {"barrier-wait", "liveness", "no-leaks"};
-  return {"barrier-enter", "barrier-leave", "liveness", "progress", "no-leaks"};
+  if (is_single(recipe)) return {name(Property::BarrierWait), name(Property::Liveness), name(Property::NoLeaks)};
+  return {name(Property::BarrierEnter), name(Property::BarrierLeave), name(Property::Liveness), name(Property::Progress), name(Property::NoLeaks)};
 }
 
 // Whether some op `f` of `value` ended ok.

@@ -1,5 +1,7 @@
 #include "builtin_recipes.h"
 
+#include "zksim/scenarios/property.h"
+
 #include "zksim/fault.h"
 #include "zksim/recipes/barrier.h"
 #include "zksim/recipes/election.h"
@@ -108,9 +110,9 @@ Recipe lock_like(std::string name, std::string summary, RecipeFamily family,
 
 // A flawed recipe's flaw under its nemesis; `fault` a FaultKind or TimedFault.
 template <class F = std::int32_t>
-Flaw flaw(std::string property, F fault = 0, std::uint32_t per_mille = 0, TimeMs hold_ms = 5,
+Flaw flaw(Property property, F fault = 0, std::uint32_t per_mille = 0, TimeMs hold_ms = 5,
           Flavour flavour = Flavour::C, bool varied = false) {
-  return Flaw{std::move(property), static_cast<std::int32_t>(fault), per_mille, hold_ms, flavour, varied};
+  return Flaw{name(property), static_cast<std::int32_t>(fault), per_mille, hold_ms, flavour, varied};
 }
 
 }  // namespace
@@ -187,7 +189,7 @@ std::vector<Recipe> builtin_recipes() {
                                  return read_write<fl::BlogReadWriteLock>(c.zk, c.dir);
                                }));
   blog.traits.write_node = [](std::string_view name) { return name.find("-w-") != std::string_view::npos; };
-  blog.flaw = flaw("read-write-exclusion");
+  blog.flaw = flaw(Property::ReadWriteExclusion);
 
   Recipe& blog_fixed = add(lock_like("flawed/blog-rw-lock-index-fixed",
                                      "the blog's read/write lock with its index bug fixed (blog_rw_lock.h)",
@@ -196,25 +198,25 @@ std::vector<Recipe> builtin_recipes() {
                                            c.zk, c.dir, fl::BlogReadWriteLock::Transcription::IndexFixed);
                                      }));
   blog_fixed.traits.write_node = blog.traits.write_node;
-  blog_fixed.flaw = flaw("read-write-exclusion");
+  blog_fixed.flaw = flaw(Property::ReadWriteExclusion);
 
   add(lock_like("flawed/prefix-write-lock", "a write lock ordering its nodes by name (prefix_write_lock.h)",
                 RecipeFamily::Lock, [](const HandleContext& c) { return exclusive<fl::PrefixWriteLock>(c.zk, c.dir); }))
-      .flaw = flaw("mutual-exclusion");
+      .flaw = flaw(Property::MutualExclusion);
   add(lock_like("flawed/herd-lock", "every waiter watches the whole directory (simple_locks.h)", RecipeFamily::Lock,
                 [](const HandleContext& c) { return exclusive<fl::HerdLock>(c.zk, c.dir); }))
-      .flaw = flaw("herd-effect");
+      .flaw = flaw(Property::HerdEffect);
   add(lock_like("flawed/no-guid-lock", "contender nodes without a unique id (simple_locks.h)", RecipeFamily::Lock,
                 [](const HandleContext& c) { return exclusive<fl::NoGuidLock>(c.zk, c.dir); }))
-      .flaw = flaw("liveness", FaultKind::DropAfterApply, 50);
+      .flaw = flaw(Property::Liveness, FaultKind::DropAfterApply, 50);
   // Holds long enough to go on working after a pause.
   add(lock_like("flawed/forgetful-lock", "a holder that never hears its session ended (simple_locks.h)",
                 RecipeFamily::Lock, [](const HandleContext& c) { return exclusive<fl::ForgetfulLock>(c.zk, c.dir); }))
-      .flaw = flaw("mutual-exclusion", FaultKind::Pause, 30, 600);
+      .flaw = flaw(Property::MutualExclusion, FaultKind::Pause, 30, 600);
   add(lock_like("flawed/stubborn-unlock-lock", "a release that retries its delete on any error (simple_locks.h)",
                 RecipeFamily::Lock,
                 [](const HandleContext& c) { return exclusive<fl::StubbornUnlockLock>(c.zk, c.dir); }))
-      .flaw = flaw("runaway", FaultKind::DropAfterApply, 50);
+      .flaw = flaw(Property::Runaway, FaultKind::DropAfterApply, 50);
 
   // Runs long enough for time-triggered faults.
   Recipe& stale = add(lock_like("flawed/stale-node-election",
@@ -223,7 +225,7 @@ std::vector<Recipe> builtin_recipes() {
                                   return election<fl::StaleNodeElection>(c.zk, c.dir, c.on_hold);
                                 }));
   stale.traits.tells_loss = true;
-  stale.flaw = flaw("one-leader", TimedFault::BlipAll, 300, 300, Flavour::Curator);
+  stale.flaw = flaw(Property::OneLeader, TimedFault::BlipAll, 300, 300, Flavour::Curator);
 
   Recipe& node_events = add(lock_like("flawed/node-events-only-lock",
                                       "a lock whose wait hears node events only (flavour_flaws.h)", RecipeFamily::Lock,
@@ -231,7 +233,7 @@ std::vector<Recipe> builtin_recipes() {
                                         return exclusive<fl::NodeEventsOnlyLock>(c.zk, c.dir, c.on_hold);
                                       }));
   node_events.traits.tells_loss = true;
-  node_events.flaw = flaw("liveness", TimedFault::BlipAll, 300, 300, Flavour::Kazoo);
+  node_events.flaw = flaw(Property::Liveness, TimedFault::BlipAll, 300, 300, Flavour::Kazoo);
 
   // Needs no fault: only a recipe on the caller's thread.
   Recipe& unsync = add(lock_like("flawed/unsynchronized-wait-lock",
@@ -240,7 +242,7 @@ std::vector<Recipe> builtin_recipes() {
                                    return exclusive<fl::UnsynchronizedWaitLock>(c.zk, c.dir, c.on_hold);
                                  }));
   unsync.traits.tells_loss = true;
-  unsync.flaw = flaw("liveness", 0, 0, 5, Flavour::Curator);
+  unsync.flaw = flaw(Property::Liveness, 0, 0, 5, Flavour::Curator);
 
   // Needs downgrades, which only varied workloads make.
   Recipe& eager = add(lock_like("flawed/eager-downgrade-rw-lock",
@@ -250,7 +252,7 @@ std::vector<Recipe> builtin_recipes() {
                                 }));
   eager.traits.tells_loss = true;
   eager.traits.write_node = write_marked;
-  eager.flaw = flaw("read-write-exclusion", 0, 0, 5, Flavour::C, true);
+  eager.flaw = flaw(Property::ReadWriteExclusion, 0, 0, 5, Flavour::C, true);
 
   add(Recipe{.name = "flawed/session-event-barrier",
              .summary = "a barrier wait that passes on any session event (flavour_flaws.h)",
@@ -258,7 +260,7 @@ std::vector<Recipe> builtin_recipes() {
              .make_barrier = [](const HandleContext& c) {
                return std::make_unique<BarrierOf<fl::SessionEventBarrier>>(c);
              },
-             .flaw = flaw("barrier-wait", TimedFault::AnyTime, 300, 300, Flavour::Curator)});
+             .flaw = flaw(Property::BarrierWait, TimedFault::AnyTime, 300, 300, Flavour::Curator)});
   return out;
 }
 

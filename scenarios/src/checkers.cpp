@@ -145,7 +145,7 @@ std::vector<Violation> check_read_write(const std::vector<Belief>& reads, const 
   std::vector<Violation> out;
   auto report = [&](const Belief& w, const Belief& o, const char* kind) {
     TimeMs t = std::max(w.from, o.from);
-    out.push_back(Violation{"read-write-exclusion",
+    out.push_back(Violation{name(Property::ReadWriteExclusion),
                             fmt::format("c{} held the write lock while c{} held the {} lock at t={}",
                                         w.client, o.client, kind, t),
                             {w.client, o.client}, t});
@@ -172,7 +172,7 @@ std::vector<Violation> check_server_grants(const std::vector<ServerGrant>& grant
     if ((g.exists && g.ahead < limit) || excused_at(excused, g.client, g.time)) continue;
     std::string why = g.exists ? fmt::format("{} conflicting contender(s) were created before it", g.ahead)
                                : std::string("the server no longer had that node");
-    out.push_back(Violation{"server-exclusion",
+    out.push_back(Violation{name(Property::ServerExclusion),
                             fmt::format("c{} was granted {} at t={}, but {}", g.client, g.node, g.time, why),
                             {g.client}, g.time});
   }
@@ -196,7 +196,7 @@ std::vector<Violation> check_fifo_grants(const History& h, const std::string& ac
   for (const Op* g : grants) {
     if (last_of_client[g->client] == g->fence) continue;
     if (g->fence < last) {
-      out.push_back(Violation{"fifo",
+      out.push_back(Violation{name(Property::Fifo),
                               fmt::format("c{} was granted at t={} with an older contender node "
                                           "(fence {}) than c{}'s, granted before (fence {})",
                                           g->client, g->completed, g->fence, last_client, last),
@@ -218,7 +218,7 @@ std::vector<Violation> check_no_pending(const History& h, const std::vector<std:
   for (const Op& o : h.ops()) {
     if (o.outcome != Outcome::Pending || crashed.count(o.client)) continue;
     if (std::find(fs.begin(), fs.end(), o.f) == fs.end()) continue;
-    out.push_back(Violation{"liveness",
+    out.push_back(Violation{name(Property::Liveness),
                             fmt::format("c{}'s {} invoked at t={} never returned", o.client, o.f, o.invoked),
                             {o.client}, o.invoked});
   }
@@ -230,7 +230,7 @@ std::vector<Violation> check_all_ok(const History& h, const std::vector<std::str
   for (const Op& o : h.ops()) {
     if (o.outcome == Outcome::Pending || o.outcome == Outcome::Ok) continue;
     if (std::find(fs.begin(), fs.end(), o.f) == fs.end()) continue;
-    out.push_back(Violation{"progress",
+    out.push_back(Violation{name(Property::Progress),
                             fmt::format("c{}'s {} invoked at t={} ended {} ({}) at t={} in a run without faults",
                                         o.client, o.f, o.invoked, outcome_name(o.outcome), error_name(o.error),
                                         o.completed),
@@ -243,7 +243,7 @@ std::vector<Violation> check_leader_named(const History& h) {
   std::vector<Violation> out;
   for (const Op& o : h.ops()) {
     if (o.f != "leader" || o.outcome != Outcome::Ok || o.value == fmt::format("c{}", o.client)) continue;
-    out.push_back(Violation{"one-leader",
+    out.push_back(Violation{name(Property::OneLeader),
                             fmt::format("c{} asked who leads while it led, at t={}, and was told '{}'", o.client,
                                         o.invoked, o.value),
                             {o.client}, o.completed});
@@ -283,7 +283,7 @@ std::vector<Violation> check_prompt_takes(const History& h, TimeMs within_ms) {
       const TimeMs since = std::max(x->invoked, f.from);
       const TimeMs free_until = std::min(x->completed, f.until);
       if (since + within_ms >= free_until) continue;
-      out.push_back(Violation{"progress",
+      out.push_back(Violation{name(Property::Progress),
                               fmt::format("c{}'s take invoked at t={} was still waiting at t={}, {} ms after item "
                                           "{} ({} at t={}) was free to take, in a run without faults",
                                           x->client, x->invoked, since + within_ms, within_ms, f.item, f.how, f.from),
@@ -313,7 +313,7 @@ std::vector<Violation> check_prompt_enters(const History& h, int members, TimeMs
     if (members < 1 || static_cast<int>(invoked.size()) < members) continue;
     const TimeMs all_arrived = invoked[static_cast<std::size_t>(members - 1)];
     if (all_arrived + within_ms > first_failed->completed) continue;
-    out.push_back(Violation{"progress",
+    out.push_back(Violation{name(Property::Progress),
                             fmt::format("c{}'s enter of {} ended {} ({}) at t={}, though all {} members had "
                                         "entered by t={}, in a run without faults",
                                         first_failed->client, round, outcome_name(first_failed->outcome),
@@ -351,7 +351,7 @@ std::vector<Violation> check_holds_after_loss(const History& h, const std::vecto
     } else if (m.what == 'a') {
       lost_at.erase(m.client);
     } else if (auto it = lost_at.find(m.client); it != lost_at.end()) {
-      out.push_back(Violation{"holds-after-loss",
+      out.push_back(Violation{name(Property::HoldsAfterLoss),
                               fmt::format("c{}'s recipe said it still holds at t={}, after it told c{} at t={} "
                                           "that its session was lost",
                                           m.client, m.time, m.client, it->second),
@@ -397,7 +397,7 @@ std::vector<Violation> check_honest_expiry(const History& h, const std::map<int,
         const std::string side = o->f.substr(7);
         if (o->outcome == Outcome::Ok) ++depth[side];
         if (o->outcome == Outcome::Fail && o->error == Error::NoNode && expired_within(o->invoked, o->completed)) {
-          out.push_back(Violation{"honest-expiry",
+          out.push_back(Violation{name(Property::HonestExpiry),
                                   fmt::format("c{}'s {} invoked at t={} failed with NoNode at t={}, though its "
                                               "session expired meanwhile (its node went with it)",
                                               client, o->f, o->invoked, o->completed),
@@ -406,7 +406,7 @@ std::vector<Violation> check_honest_expiry(const History& h, const std::map<int,
         }
         if (o->outcome != Outcome::Fail || o->error != Error::SessionExpired) continue;
         if (expired_within(since, o->completed)) continue;
-        out.push_back(Violation{"honest-expiry",
+        out.push_back(Violation{name(Property::HonestExpiry),
                                 fmt::format("c{}'s {} invoked at t={} failed with SessionExpired at t={}, but its "
                                             "session did not expire since it last held nothing (t={})",
                                             client, o->f, o->invoked, o->completed, since),
@@ -471,7 +471,7 @@ std::vector<Violation> check_wakeups_progress(const History& h, const std::vecto
   std::set<int> reported;  // a client's first wake-up without progress stands for the rest
   for (const Wakeup& w : wakeups_of(h, deliveries)) {
     if (w.progressed || !reported.insert(w.at.client).second) continue;
-    out.push_back(Violation{"progress",
+    out.push_back(Violation{name(Property::Progress),
                             fmt::format("c{} was woken at t={} in its {} (invoked at t={}) and was not granted "
                                         "before it waited again, in a run without faults or timeouts",
                                         w.at.client, w.at.time, w.call->f, w.call->invoked),
@@ -515,7 +515,7 @@ std::vector<Violation> check_exclusive_claims(const History& h, const std::map<i
         const Hold& a = hs[i];
         const Hold& b = hs[j];
         if (a.client == b.client || b.from >= a.to || a.from >= b.to) continue;
-        out.push_back(Violation{"claim-exclusion",
+        out.push_back(Violation{name(Property::ClaimExclusion),
                                 fmt::format("c{} and c{} both held item {} at t={}",
                                             a.client, b.client, item, std::max(a.from, b.from)),
                                 {std::min(a.client, b.client), std::max(a.client, b.client)},
@@ -529,7 +529,7 @@ std::vector<Violation> check_exclusive_claims(const History& h, const std::map<i
 
 std::vector<Violation> check_fenced_counter(int accepted_increments, int final_value) {
   if (accepted_increments == final_value) return {};
-  return {Violation{"fenced-exclusion",
+  return {Violation{name(Property::FencedExclusion),
                     fmt::format("the fenced counter accepted {} increments but reads {}: {} lost",
                                 accepted_increments, final_value, accepted_increments - final_value),
                     {}, 0}};
@@ -539,7 +539,7 @@ std::vector<Violation> check_herd(const Wakeups& worst, int allowed) {
   if (worst.count <= allowed) return {};
   std::vector<std::string> names;
   for (int c : worst.clients) names.push_back(fmt::format("c{}", c));
-  return {Violation{"herd-effect",
+  return {Violation{name(Property::HerdEffect),
                     fmt::format("one change of {} at t={} woke {} waiters ({}; at most {} allowed)", worst.path,
                                 worst.time, worst.count, fmt::join(names, ", "), allowed),
                     worst.clients, worst.time}};
@@ -553,13 +553,13 @@ std::vector<Violation> check_shared_herd(const std::vector<SharedWakeups>& chang
   };
   for (const SharedWakeups& c : changes) {
     if (c.writers.size() > 1) {
-      return {Violation{"herd-effect",
+      return {Violation{name(Property::HerdEffect),
                         fmt::format("one change of {} at t={} woke {} writers ({}; at most 1 can be granted)", c.path,
                                     c.time, c.writers.size(), names(c.writers)),
                         c.writers, c.time}};
     }
     if (c.reader_node && !c.readers.empty()) {
-      return {Violation{"herd-effect",
+      return {Violation{name(Property::HerdEffect),
                         fmt::format("a reader's change of {} at t={} woke {} reader(s) ({}), which wait only for writers",
                                     c.path, c.time, c.readers.size(), names(c.readers)),
                         c.readers, c.time}};
@@ -634,10 +634,10 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
       for (std::size_t i = 0; i < taken && i < 2; ++i) cs.push_back(t->second[i]->client);
       std::string message = still ? fmt::format("{} was delivered {} times and is queued {} times", value, taken, still)
                                   : fmt::format("{} was delivered {} times", value, taken);
-      out.push_back(Violation{"queue-no-duplicates", message, cs, taken ? t->second.back()->completed : 0});
+      out.push_back(Violation{name(Property::QueueNoDuplicates), message, cs, taken ? t->second.back()->completed : 0});
     }
     if (!puts.count(value)) {
-      out.push_back(Violation{"queue-no-phantoms",
+      out.push_back(Violation{name(Property::QueueNoPhantoms),
                               fmt::format("{} was {} but never put", value, taken ? "taken" : "queued"),
                               first ? std::vector<int>{first->client} : std::vector<int>{},
                               first ? first->completed : 0});
@@ -654,7 +654,7 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
   if (lost.size() > excused) {
     for (const Op* put : lost) {
       std::string why = excused ? fmt::format(" ({} missing, {} takes could have removed one unseen)", lost.size(), excused) : "";
-      out.push_back(Violation{"queue-no-loss",
+      out.push_back(Violation{name(Property::QueueNoLoss),
                               fmt::format("{} was put (ok) but never taken and is not queued{}", put->value, why),
                               {put->client}, put->completed});
     }
@@ -689,7 +689,7 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
     }));
     if (older.size() > held) {
       std::string more = older.size() > 1 ? fmt::format(" (and {} more older items)", older.size() - 1) : "";
-      out.push_back(Violation{"queue-fifo",
+      out.push_back(Violation{name(Property::QueueFifo),
                               fmt::format("{} was taken at t={} while the older {} was still queued{}", vb, when,
                                           older.front(), more),
                               {tb->client}, when});
@@ -735,12 +735,12 @@ std::vector<Violation> check_double_barrier(const History& h, int members) {
     for (const Op* o : ops) {
       if (o->outcome != Outcome::Ok) continue;
       if (o->f == "enter" && o->completed < all_arrived) {
-        out.push_back(Violation{"barrier-enter",
+        out.push_back(Violation{name(Property::BarrierEnter),
                                 fmt::format("c{} entered {} at t={} before all {} arrived", o->client, round, o->completed, members),
                                 {o->client}, o->completed});
       }
       if (o->f == "leave" && o->completed < all_leaving) {
-        out.push_back(Violation{"barrier-leave",
+        out.push_back(Violation{name(Property::BarrierLeave),
                                 fmt::format("c{} left {} at t={} before every member was leaving", o->client, round, o->completed),
                                 {o->client}, o->completed});
       }
@@ -760,7 +760,7 @@ std::vector<Violation> check_barrier(const History& h) {
         return l.f == "lower" && l.value == w.value && l.invoked >= r.invoked && l.invoked <= w.completed;
       });
       if (!lowered) {
-        out.push_back(Violation{"barrier-wait",
+        out.push_back(Violation{name(Property::BarrierWait),
                                 fmt::format("c{} passed {} at t={}, raised since t={} and not lowered", w.client,
                                             w.value, w.completed, r.completed),
                                 {w.client}, w.completed});
@@ -774,10 +774,10 @@ std::vector<Violation> check_barrier(const History& h) {
 std::vector<Violation> check_no_leaks(const std::vector<std::string>& nodes_left, std::size_t watches_left) {
   std::vector<Violation> out;
   for (const std::string& n : nodes_left) {
-    out.push_back(Violation{"no-leaks", fmt::format("{} is left behind", n), {}, 0});
+    out.push_back(Violation{name(Property::NoLeaks), fmt::format("{} is left behind", n), {}, 0});
   }
   if (watches_left > 0) {
-    out.push_back(Violation{"no-leaks", fmt::format("{} watches are left behind", watches_left), {}, 0});
+    out.push_back(Violation{name(Property::NoLeaks), fmt::format("{} watches are left behind", watches_left), {}, 0});
   }
   return out;
 }

@@ -264,20 +264,20 @@ std::string spawn(World& world, const Workload& w, const Recipe& recipe, Shared&
 std::vector<std::string> properties(const Recipe& r) {
   std::vector<std::string> out;
   if (is_rw(r)) {
-    out = {"read-write-exclusion", "server-exclusion", "herd-effect", "fenced-exclusion"};
+    out = {name(Property::ReadWriteExclusion), name(Property::ServerExclusion), name(Property::HerdEffect), name(Property::FencedExclusion)};
   } else if (is_semaphore(r)) {
-    out = {"semaphore-leases", "server-exclusion", "herd-effect"};
+    out = {name(Property::SemaphoreLeases), name(Property::ServerExclusion), name(Property::HerdEffect)};
   } else {
-    out = {is_election(r) ? "one-leader" : "mutual-exclusion", "server-exclusion", "fifo",
-           "herd-effect", "fenced-exclusion"};
+    out = {is_election(r) ? name(Property::OneLeader) : name(Property::MutualExclusion), name(Property::ServerExclusion), name(Property::Fifo),
+           name(Property::HerdEffect), name(Property::FencedExclusion)};
   }
   if (r.traits.tells_loss) {
-    out.push_back("holds-after-loss");
-    out.push_back("honest-expiry");
+    out.push_back(name(Property::HoldsAfterLoss));
+    out.push_back(name(Property::HonestExpiry));
   }
-  out.push_back("liveness");
-  out.push_back("progress");
-  out.push_back("no-leaks");
+  out.push_back(name(Property::Liveness));
+  out.push_back(name(Property::Progress));
+  out.push_back(name(Property::NoLeaks));
   return out;
 }
 
@@ -463,11 +463,11 @@ void check(World& world, const Workload& w, const Recipe& r, Shared& s, RunResul
   } else if (is_semaphore(r)) {
     // Only the internal lock's holder waits on the leases, and the lock's
     // waiters each on their predecessor: one wake-up a change.
-    append(v, check_at_most(believed("acquire", "release"), w.leases, "semaphore-leases"));
+    append(v, check_at_most(believed("acquire", "release"), w.leases, name(Property::SemaphoreLeases)));
     append(v, check_herd(worst, 1));
   } else {
     append(v, check_at_most(believed("acquire", "release"), 1,
-                            is_election(r) ? "one-leader" : "mutual-exclusion"));
+                            is_election(r) ? name(Property::OneLeader) : name(Property::MutualExclusion)));
     append(v, check_fifo_grants(s.history, "acquire", excused));
     append(v, check_herd(worst, 1));
   }

@@ -184,9 +184,9 @@ std::string spawn(World& world, const Workload& w, const Recipe& recipe, Shared&
 
 std::vector<std::string> properties(const Recipe& recipe) {
   if (at_least_once(recipe)) {
-    return {"queue-no-loss", "queue-no-phantoms", "queue-fifo", "claim-exclusion", "liveness", "progress", "no-leaks"};
+    return {name(Property::QueueNoLoss), name(Property::QueueNoPhantoms), name(Property::QueueFifo), name(Property::ClaimExclusion), name(Property::Liveness), name(Property::Progress), name(Property::NoLeaks)};
   }
-  return {"queue-no-loss", "queue-no-duplicates", "queue-no-phantoms", "queue-fifo", "liveness", "progress", "no-leaks"};
+  return {name(Property::QueueNoLoss), name(Property::QueueNoDuplicates), name(Property::QueueNoPhantoms), name(Property::QueueFifo), name(Property::Liveness), name(Property::Progress), name(Property::NoLeaks)};
 }
 
 // The values of the items under `dir` (nodes carrying `marker`); anything

@@ -194,21 +194,20 @@ bool recipe_is_reentrant(const std::string& name) {
 const std::vector<std::string>& recipe_names() { return views().names; }
 
 const std::vector<std::string>& property_names() {
-  static const std::vector<std::string> names{
-      "mutual-exclusion",    "read-write-exclusion", "semaphore-leases", "one-leader",
-      "server-exclusion",    "fifo",                 "herd-effect",      "fenced-exclusion",
-      "holds-after-loss",    "honest-expiry",        "queue-no-loss",        "queue-no-duplicates", "queue-no-phantoms",
-      "queue-fifo",          "claim-exclusion",      "barrier-enter",    "barrier-leave",    "barrier-wait",
-      "liveness",            "progress",             "no-leaks",         "runaway"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (int i = 0; i < kProperties; ++i) out.push_back(name(static_cast<Property>(i)));
+    return out;
+  }();
   return names;
 }
 
-std::vector<std::string> properties_of(const std::string& name) {
-  const Recipe* r = find_recipe(name);
+std::vector<std::string> properties_of(const std::string& recipe) {
+  const Recipe* r = find_recipe(recipe);
   const detail::Family* f = r ? family_of(*r) : nullptr;
   if (!f) return {};
   std::vector<std::string> out = f->properties(*r);
-  out.push_back("runaway");  // every recipe's run must end within its budget
+  out.push_back(name(Property::Runaway));  // every recipe's run must end within its budget
   return out;
 }
 
@@ -363,7 +362,7 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   const detail::Family* family = recipe ? family_of(*recipe) : nullptr;
   if (problem.empty()) problem = family->spawn(world, w, *recipe, s);
   if (!problem.empty()) {
-    out.violations.push_back(Violation{"bad-workload", problem, {}, 0});
+    out.violations.push_back(Violation{std::string(kBadWorkload), problem, {}, 0});
     return out;
   }
   if (!out.swarm.empty()) {
@@ -396,7 +395,7 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
     // left behind, say nothing; what happened before the cut (exclusion,
     // order) still counts.
     std::erase_if(v, [](const Violation& x) {
-      return x.property == "liveness" || x.property == "progress" || x.property == "no-leaks";
+      return x.property == name(Property::Liveness) || x.property == name(Property::Progress) || x.property == name(Property::NoLeaks);
     });
     // Who was still in a call, and in which: where the work without end is.
     std::vector<int> clients;
@@ -406,7 +405,7 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
       clients.push_back(o.client);
       calls += fmt::format("{}c{} in {} since t={}", calls.empty() ? "" : ", ", o.client, o.f, o.invoked);
     }
-    v.push_back(Violation{"runaway",
+    v.push_back(Violation{name(Property::Runaway),
                           fmt::format("the run did not end within its budget of {} steps (stopped at t={}{}): "
                                       "livelock, or work without end",
                                       budget.steps, world.now(), calls.empty() ? std::string() : "; " + calls),

@@ -66,8 +66,6 @@ std::string flavour_list() {
   return names([](std::int32_t i) { return flavour_name(static_cast<Flavour>(i)); }, kFlavours);
 }
 
-constexpr int kRequestKinds = 16;
-
 // The directives a file may give once, as `key` names them, or "" for the
 // ones that add to a list (fault, decisions). A nemesis line is once per
 // fault class.

@@ -38,12 +38,6 @@ void mix_string(std::uint64_t& h, std::string_view s) {
   }
 }
 
-constexpr std::array<std::string_view, 16> kRequestNames = {
-    "create",  "delete",      "setData",   "check",        "exists",  "getData",
-    "getChildren", "getEphemerals", "getAllChildrenNumber", "sync", "getACL", "setACL",
-    "addWatch", "removeWatches", "setWatches", "multi"};
-
-
 constexpr std::array<std::string_view, 4> kStateNames = {"connecting", "connected", "expired",
                                                          "closed"};
 
@@ -57,7 +51,6 @@ std::string_view name_in(const std::array<std::string_view, N>& names, std::int3
 
 }  // namespace
 
-std::string_view request_kind_name(std::int32_t kind) { return name_in(kRequestNames, kind); }
 std::string_view fault_kind_name(std::int32_t kind) { return kind < kFaultKinds ? fault_class_name(kind) : "?"; }
 std::string_view session_state_name(std::int32_t state) { return name_in(kStateNames, state); }
 

@@ -122,6 +122,20 @@ TEST(Registry, AHandleThatIsNotMadeIsABadWorkloadNotACrash) {
   EXPECT_EQ(result.violations[0].message, "recipe 'user/null-handle' made no handle");
 }
 
+// ZKSIM_PROPERTIES (property.h): one list of names and summaries, the
+// order of property_names().
+TEST(Properties, EachHasANameAndASummaryInTheListsOrder) {
+  ASSERT_EQ(property_names().size(), static_cast<std::size_t>(kProperties));
+  for (int i = 0; i < kProperties; ++i) {
+    const auto p = static_cast<Property>(i);
+    EXPECT_EQ(name(p), property_names()[static_cast<std::size_t>(i)]);
+    EXPECT_FALSE(summary(p).empty()) << name(p);
+    EXPECT_EQ(property_named(name(p)), p);
+  }
+  EXPECT_EQ(name(Property::MutualExclusion), "mutual-exclusion");
+  EXPECT_EQ(property_named("mutex"), std::nullopt);
+}
+
 TEST(Registry, FamiliesHaveNames) {
   for (int i = 0; i < kRecipeFamilies; ++i) {
     const auto f = static_cast<RecipeFamily>(i);

@@ -1,9 +1,12 @@
 #include "zksim/error.h"
+#include "zksim/request.h"
 #include "zksim/result.h"
 #include "zksim/types.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace zksim {
 namespace {
@@ -35,6 +38,28 @@ TEST(Error, NumberRoundTrips) {
   ASSERT_TRUE(error_from_number(-110, e));
   EXPECT_EQ(e, Error::NodeExists);
   EXPECT_FALSE(error_from_number(-999, e));
+}
+
+// ZKSIM_REQUESTS (request.h): each request kind with ZooKeeper's opcode
+// (ZooDefs.OpCode) and its name, in the order of the Request variant.
+TEST(Requests, EveryKindHasZooKeepersOpcodeAndName) {
+  EXPECT_EQ(kRequestKinds, static_cast<std::int32_t>(std::variant_size_v<Request>));
+  EXPECT_EQ(request_opcode(request_kind<CreateRequest>), 1);
+  EXPECT_EQ(request_opcode(request_kind<GetChildrenRequest>), 8);
+  EXPECT_EQ(request_opcode(request_kind<MultiRequest>), 14);
+  EXPECT_EQ(request_opcode(request_kind<SetWatchesRequest>), 101);
+  EXPECT_EQ(request_opcode(request_kind<AddWatchRequest>), 106);
+  EXPECT_EQ(request_kind_name(request_kind<GetAclRequest>), "getACL");
+  std::set<std::string_view> names;
+  std::set<std::int32_t> opcodes;
+  for (std::int32_t k = 0; k < kRequestKinds; ++k) {
+    names.insert(request_kind_name(k));
+    opcodes.insert(request_opcode(k));
+  }
+  EXPECT_EQ(names.size(), static_cast<std::size_t>(kRequestKinds));
+  EXPECT_EQ(opcodes.size(), static_cast<std::size_t>(kRequestKinds));
+  EXPECT_EQ(request_kind_name(kRequestKinds), "?");
+  EXPECT_EQ(request_opcode(-1), -1);
 }
 
 TEST(Result, HoldsAValueOrAnError) {

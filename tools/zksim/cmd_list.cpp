@@ -18,7 +18,7 @@ CommandSpec list_spec() {
   return CommandSpec{
       .name = "list",
       .summary = "list the recipes (correct and flawed), the properties, the fault classes, the search strategies and the client flavours",
-      .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], fault_classes: [...], strategies: [...], clients: [...]}; a recipe's family, summary and origin (zksim, or its plugin's file) are there too"}},
+      .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], property_summaries: {...}, fault_classes: [...], strategies: [...], clients: [...]}; a recipe's family, summary and origin (zksim, or its plugin's file) are there too"}},
       .details = "Lines: 'recipe NAME correct|flawed checks PROPERTY,...' (a flawed one adds the property\n"
                  "it breaks and the nemesis, clients and workload that show it), 'property NAME', 'fault-class NAME',\n"
                  "'strategy NAME' (explore --strategy; see 'zksim explore --help'), 'client NAME: summary'\n"
@@ -62,9 +62,15 @@ int list_main(const Args& args) {
     text += fmt::format("client {}: {}; listeners hear {}\n", r.name, r.summary, fmt::join(r.state_names, ", "));
     clients.push_back(json{{"name", r.name}, {"summary", r.summary}, {"states", r.state_names}});
   }
+  json summaries = json::object();
+  for (int i = 0; i < scenarios::kProperties; ++i) {
+    const auto p = static_cast<scenarios::Property>(i);
+    summaries[scenarios::name(p)] = std::string(scenarios::summary(p));
+  }
   if (args.flag("--json")) {
     print_json(json{{"recipes", recipes},
                     {"properties", scenarios::property_names()},
+                    {"property_summaries", summaries},
                     {"fault_classes", fault_class_names()},
                     {"strategies", scenarios::strategy_names()},
                     {"clients", clients}});

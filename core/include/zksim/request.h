@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -84,11 +85,34 @@ struct MultiRequest {
   std::vector<MultiOp> ops;
 };
 
-using Request =
-    std::variant<CreateRequest, DeleteRequest, SetDataRequest, CheckRequest, ExistsRequest,
-                 GetDataRequest, GetChildrenRequest, GetEphemeralsRequest,
-                 GetAllChildrenNumberRequest, SyncRequest, GetAclRequest, SetAclRequest,
-                 AddWatchRequest, RemoveWatchesRequest, SetWatchesRequest, MultiRequest>;
+// The requests, one list: each type, in the order of the Request variant
+// (a request's "kind" in traces, faults and scenario files), with
+// ZooKeeper's opcode for it (ZooDefs.OpCode in 3.8: the plain form;
+// create2, createContainer and createTTL are creates too, getChildren2 a
+// getChildren, multiRead a multi, setWatches2 a setWatches) and its name.
+#define ZKSIM_REQUESTS(X, SEP)                                                                        \
+  X(CreateRequest, 1, "create") SEP() X(DeleteRequest, 2, "delete") SEP()                              \
+  X(SetDataRequest, 5, "setData") SEP() X(CheckRequest, 13, "check") SEP()                             \
+  X(ExistsRequest, 3, "exists") SEP() X(GetDataRequest, 4, "getData") SEP()                            \
+  X(GetChildrenRequest, 8, "getChildren") SEP() X(GetEphemeralsRequest, 103, "getEphemerals") SEP()    \
+  X(GetAllChildrenNumberRequest, 104, "getAllChildrenNumber") SEP() X(SyncRequest, 9, "sync") SEP()    \
+  X(GetAclRequest, 6, "getACL") SEP() X(SetAclRequest, 7, "setACL") SEP()                              \
+  X(AddWatchRequest, 106, "addWatch") SEP() X(RemoveWatchesRequest, 18, "removeWatches") SEP()         \
+  X(SetWatchesRequest, 101, "setWatches") SEP() X(MultiRequest, 14, "multi")
+#define ZKSIM_REQUEST_TYPE(T, OPCODE, NAME) T
+#define ZKSIM_REQUEST_COMMA() ,
+#define ZKSIM_REQUEST_NOTHING()
+
+using Request = std::variant<ZKSIM_REQUESTS(ZKSIM_REQUEST_TYPE, ZKSIM_REQUEST_COMMA)>;
+
+#define ZKSIM_REQUEST_ONE(T, OPCODE, NAME) +1
+inline constexpr std::int32_t kRequestKinds = 0 ZKSIM_REQUESTS(ZKSIM_REQUEST_ONE, ZKSIM_REQUEST_NOTHING);
+#undef ZKSIM_REQUEST_ONE
+
+// The name of request kind `kind` ("getChildren"), "?" outside the list.
+std::string_view request_kind_name(std::int32_t kind);
+// ZooKeeper's opcode of request kind `kind` (its plain form), -1 outside the list.
+std::int32_t request_opcode(std::int32_t kind);
 
 namespace detail {
 template <class T, class V>

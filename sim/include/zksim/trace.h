@@ -5,6 +5,7 @@
 // did the same things at the same times.
 #pragma once
 
+#include "zksim/request.h"
 #include "zksim/types.h"
 
 #include <cstdint>
@@ -78,9 +79,8 @@ class Trace {
   std::vector<TraceEvent> events_;
 };
 
-// Names used in the rendering of request kinds (the index of the Request
-// variant): "create", "delete", ...
-std::string_view request_kind_name(std::int32_t kind);
+// Names used in the rendering of traces (request kinds: request_kind_name,
+// request.h): a fault's kind ("pause", ...).
 std::string_view fault_kind_name(std::int32_t kind);
 // "connecting", "connected", "expired", "closed" (a SessionState's code).
 std::string_view session_state_name(std::int32_t state);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "zksim/scenarios/history.h"
+#include "zksim/scenarios/property.h"
 
 #include <map>
 #include <optional>
