@@ -17,7 +17,7 @@ namespace zksim::scenarios {
 namespace {
 
 constexpr std::array<std::string_view, kRecipeFamilies> kFamilyNames{
-    "lock", "read-write-lock", "semaphore", "election", "queue", "locking-queue", "barrier", "double-barrier"};
+    "lock", "read-write-lock", "semaphore", "election", "queue", "locking-queue", "barrier", "double-barrier", "custom"};
 
 bool lock_like(RecipeFamily f) {
   return f == RecipeFamily::Lock || f == RecipeFamily::ReadWriteLock || f == RecipeFamily::Semaphore ||
@@ -88,8 +88,26 @@ std::string problem_of(const Recipe& r, const std::deque<Recipe>& known) {
   if (r.family == RecipeFamily::DoubleBarrier && r.traits.ready_node.empty()) {
     return fmt::format("recipe '{}': a double barrier needs traits.ready_node", r.name);
   }
-  if (r.traits.node_dirs.empty()) return fmt::format("recipe '{}': traits.node_dirs names no directory", r.name);
+  const bool custom = r.family == RecipeFamily::Custom;
+  if (custom != r.custom.has_value()) {
+    return custom ? fmt::format("recipe '{}' of family custom needs custom (its spawn and check)", r.name)
+                  : fmt::format("recipe '{}' of family {} has custom, which only the custom family uses", r.name,
+                                family_name(r.family));
+  }
+  if (custom && (!r.custom->spawn || !r.custom->check)) {
+    return fmt::format("recipe '{}': custom needs both spawn and check", r.name);
+  }
+  if (custom) {
+    for (const std::string& p : r.custom->properties) {
+      if (p.empty() || p == kBadWorkload) return fmt::format("recipe '{}': '{}' cannot name a property", r.name, p);
+    }
+  }
   if (r.flaw && r.flaw->property.empty()) return fmt::format("recipe '{}': its flaw names no property", r.name);
+  if (r.flaw && custom && !property_named(r.flaw->property) &&
+      std::find(r.custom->properties.begin(), r.custom->properties.end(), r.flaw->property) ==
+          r.custom->properties.end()) {
+    return fmt::format("recipe '{}': its flaw breaks '{}', which its check does not report", r.name, r.flaw->property);
+  }
   return {};
 }
 

@@ -144,7 +144,7 @@ namespace {
 
 const std::vector<detail::Family>& families() {
   static const std::vector<detail::Family> all{detail::lock_family(), detail::queue_family(),
-                                               detail::barrier_family()};
+                                               detail::barrier_family(), detail::custom_family()};
   return all;
 }
 
@@ -160,12 +160,20 @@ struct RegistryViews {
   std::size_t seen = 0;
   std::vector<std::string> names;
   std::vector<FlawedRecipe> flawed;
+  std::vector<std::string> properties;  // property.h's, then custom recipes' own
 };
 const RegistryViews& views() {
   static RegistryViews v;
   const auto& all = registered_recipes();
   if (v.seen == all.size()) return v;
-  v = RegistryViews{all.size(), {}, {}};
+  v = RegistryViews{all.size(), {}, {}, {}};
+  for (int i = 0; i < kProperties; ++i) v.properties.push_back(name(static_cast<Property>(i)));
+  for (const Recipe& r : all) {
+    if (!r.custom) continue;
+    for (const std::string& p : r.custom->properties) {
+      if (std::find(v.properties.begin(), v.properties.end(), p) == v.properties.end()) v.properties.push_back(p);
+    }
+  }
   for (bool flawed : {false, true}) {
     for (const Recipe& r : all) {
       if (r.flaw.has_value() == flawed) v.names.push_back(r.name);
@@ -193,14 +201,7 @@ bool recipe_is_reentrant(const std::string& name) {
 
 const std::vector<std::string>& recipe_names() { return views().names; }
 
-const std::vector<std::string>& property_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (int i = 0; i < kProperties; ++i) out.push_back(name(static_cast<Property>(i)));
-    return out;
-  }();
-  return names;
-}
+const std::vector<std::string>& property_names() { return views().properties; }
 
 std::vector<std::string> properties_of(const std::string& recipe) {
   const Recipe* r = find_recipe(recipe);

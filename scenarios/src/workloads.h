@@ -49,6 +49,7 @@ struct Family {
 Family lock_family();
 Family queue_family();
 Family barrier_family();
+Family custom_family();
 
 // Helpers the families share.
 // Opens client `i` of `w`: named "c<i>", with the workload's session

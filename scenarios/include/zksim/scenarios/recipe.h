@@ -19,6 +19,8 @@
 #include "zksim/recipes/hold.h"
 #include "zksim/recipes/lock.h"
 #include "zksim/recipes/queue.h"
+#include "zksim/scenarios/checkers.h"
+#include "zksim/scenarios/history.h"
 #include "zksim/world.h"
 
 #include <deque>
@@ -45,7 +47,10 @@ namespace zksim::scenarios {
 //                  passes a raised barrier
 //   DoubleBarrier  every member enters and leaves: nobody in before all
 //                  came, nobody out before all were leaving
-// Every family also judges liveness, progress without faults, and leaks.
+//   Custom         the recipe drives its clients itself and judges the
+//                  history they recorded with checks of its own (CustomFamily)
+// Every family also judges liveness and leaks, and the others progress
+// without faults.
 enum class RecipeFamily : std::int32_t {
   Lock,
   ReadWriteLock,
@@ -55,8 +60,9 @@ enum class RecipeFamily : std::int32_t {
   LockingQueue,
   Barrier,
   DoubleBarrier,
+  Custom,
 };
-inline constexpr int kRecipeFamilies = 8;
+inline constexpr int kRecipeFamilies = 9;
 std::string_view family_name(RecipeFamily family);
 std::optional<RecipeFamily> family_named(std::string_view name);
 
@@ -116,6 +122,35 @@ class DoubleBarrierHandle {
   virtual Task<Result<void>> leave(TimeMs timeout_ms) = 0;
 };
 
+struct Workload;  // workload.h
+
+// A run of a Custom recipe, as its spawn gets it.
+struct CustomRun {
+  World& world;
+  const Workload& workload;  // clients, rounds, hold and think times, ... as the campaign gives them
+  History& history;          // record every call: invoke, then ok / fail / info (history.h)
+  std::string dir;           // the recipe's directory
+  // Client `i` of the workload (named "c<i>", with its session timeout and
+  // client library), opened now.
+  Client& open(int i);
+};
+
+// What a Custom recipe brings besides its traits: how its clients are
+// driven, and what is judged of what they recorded. The harness adds
+// liveness (no call left without an outcome once the run settled), leaks
+// (traits.node_dirs, and watches) and runaway.
+struct CustomFamily {
+  // The properties its check reports (names of its own, or of
+  // property.h's), in the order `zksim list` shows them.
+  std::vector<std::string> properties;
+  // Opens the clients it needs and spawns their tasks (World::spawn):
+  // "" when done, else why the workload cannot run.
+  std::function<std::string(CustomRun&)> spawn;
+  // After the run settled: a violation for each property broken, judged on
+  // the history (and, if it needs it, the server's ground truth).
+  std::function<std::vector<Violation>(const History& history, const Server& server)> check;
+};
+
 // What the harness must be told about a recipe; nothing is guessed.
 struct RecipeTraits {
   // Lock, ReadWriteLock: the holder may acquire again, each acquire
@@ -130,6 +165,8 @@ struct RecipeTraits {
   std::function<bool(std::string_view name)> write_node;
   // Where the recipe's nodes live, relative to its directory ("" for the
   // directory itself): nothing may be left there once the clients are done.
+  // Empty: nodes it means to keep (a counter, a configuration); leaks are
+  // then watches only.
   std::vector<std::string> node_dirs = {""};
   // Semaphore: the directory, relative to the recipe's, whose child
   // changes mean a lease was freed ("" if none is known): a waiter woken by
@@ -171,6 +208,7 @@ struct Recipe {
   std::function<std::unique_ptr<QueueHandle>(const HandleContext&)> make_queue;
   std::function<std::unique_ptr<BarrierHandle>(const HandleContext&)> make_barrier;
   std::function<std::unique_ptr<DoubleBarrierHandle>(const HandleContext&)> make_double_barrier;
+  std::optional<CustomFamily> custom;  // Custom: how it runs and what it checks
   std::optional<Flaw> flaw;  // set: a flawed recipe, expected to be caught
   // Where it came from: "zksim", or the plugin's file.
   std::string origin = "zksim";

@@ -114,7 +114,9 @@ bool recipe_is_flawed(const std::string& name);
 // Whether the recipe's holder may acquire again (Workload::reentrant).
 bool recipe_is_reentrant(const std::string& name);
 
-// Every property a checker can report, in a fixed order.
+// Every property a checker can report: property.h's in their order, then
+// those of registered custom recipes (CustomFamily). Made again when the
+// registry grows.
 const std::vector<std::string>& property_names();
 // The properties a run of `recipe` checks, in property_names() order
 // (empty: unknown recipe).
