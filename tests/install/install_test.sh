@@ -108,4 +108,23 @@ example_builds_and_catches_the_bug() {
   "$sandbox/prefix/bin/zksim" replay "${files[0]}" >/dev/null || fail "replaying ${files[0]}"
 }
 
+# The Debian package, unpacked as dpkg would install it (under a root of
+# the test's own, not the machine's /usr), builds the example project and
+# runs its plugin: the package holds all a user needs.
+deb_builds_the_example() {
+  (cd "$sandbox" && cpack -G DEB --config "$build/CPackConfig.cmake" -B "$sandbox/pkg" >"$sandbox/cpack.log" 2>&1) ||
+    fail "cpack: $(cat "$sandbox/cpack.log")"
+  debs=("$sandbox"/pkg/*.deb)
+  dpkg-deb -x "${debs[0]}" "$sandbox/root" || fail "dpkg-deb -x ${debs[0]}"
+  cmake -S "$src/examples/my-lock" -B "$sandbox/example" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$sandbox/root/usr" "${consumer_args[@]}" >"$sandbox/configure.log" 2>&1 ||
+    fail "configuring the example: $(cat "$sandbox/configure.log")"
+  cmake --build "$sandbox/example" >"$sandbox/build.log" 2>&1 || fail "building the example: $(cat "$sandbox/build.log")"
+  (cd "$sandbox/example" && ctest >"$sandbox/ctest.log" 2>&1) || fail "the example's tests: $(cat "$sandbox/ctest.log")"
+  rc=0
+  out="$("$sandbox/root/usr/bin/zksim" explore --plugin "$sandbox/example/libmy_lock_plugin.so" \
+    --recipe example/naive-lock --faults none --runs 20 2>&1)" || rc=$?
+  [ "$rc" = 1 ] && grep -q "VIOLATION herd-effect" <<<"$out" || fail "the packaged zksim on the plugin ($rc): $out"
+}
+
 "$rule"
