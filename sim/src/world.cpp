@@ -69,7 +69,16 @@ std::string_view path_of(const Request& r) {
 }
 
 World::Impl::Impl(WorldConfig c, DecisionSource& d)
-    : cfg(std::move(c)), decisions(d), server(cfg.server), trace(cfg.keep_trace) {
+    : cfg(std::move(c)),
+      decisions(d),
+      ensemble(cfg.servers, cfg.server, d, cfg.follower_lag_ms,
+               Ensemble::Hooks{
+                   .at = [this](TimeMs t, std::function<void()> fn) { call_at(t, std::move(fn)); },
+                   .applied = [this](int server, const Txn& txn,
+                                     std::vector<Outcome>& outs) { follower_applied(server, txn, outs); },
+                   .reached = [this](int server, Pending& p) { follower_reached(server, p); },
+               }),
+      trace(cfg.keep_trace) {
   call_at(cfg.container_check_ms, [this] { reap(); });
   start_timed_nemesis();
 }
@@ -216,7 +225,7 @@ void World::Impl::server_close(std::uint64_t conn) {
     // current one); an older connection has none left.
     if (s != session_conn.end() && s->second == conn) {
       session_conn.erase(s);
-      server.connection_closed(c.session);
+      ensemble.server(c.server).connection_closed(c.session);
     }
     go_silent(h, now);
   }
@@ -236,7 +245,7 @@ void World::Impl::client_close(Handle& h) {
     auto s = session_conn.find(c.session);
     if (s != session_conn.end() && s->second == id) {
       session_conn.erase(s);
-      server.connection_closed(c.session);
+      ensemble.server(c.server).connection_closed(c.session);
     }
     go_silent(h, now);
   }
@@ -247,29 +256,52 @@ void World::Impl::client_close(Handle& h) {
 
 void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
   Conn& c = *find_conn(conn);
-  Handle& h = *handles[static_cast<std::size_t>(c.handle)];
-  DownMsg reply;
-  if (msg.session == SessionId{}) {
-    SessionGrant g = server.open_session(msg.timeout_ms, now);
-    record(TraceKind::Server, -1, g.id, g.zxid.value, static_cast<int>(ServerAction::SessionOpened));
-    reply.session = g.id;
-    reply.timeout_ms = g.timeout_ms;
-  } else if (server.session_alive(msg.session)) {
-    server.touch(msg.session, now);
-    auto old = session_conn.find(msg.session);
-    if (old != session_conn.end() && old->second != conn) server_close(old->second);
-    reply.session = msg.session;
-    reply.timeout_ms = server.session_timeout_ms(msg.session);
-  } else {
-    reply.kind = DownMsg::ConnectExpired;
-    send_down(conn, std::move(reply));
+  Server& here = ensemble.server(c.server);
+  if (msg.last_zxid > here.last_zxid().value) {
+    // ZooKeeperServer.processConnectRequest: "Refusing session request ...
+    // as it has seen zxid ..."; the connection closes without an answer.
+    record(TraceKind::Server, -1, msg.session, here.last_zxid().value,
+           static_cast<int>(ServerAction::ConnectionRefused), 0, 0, {},
+           fmt::format("server {}, client has seen zxid {}", c.server, msg.last_zxid));
     server_close(conn);
     return;
   }
+  if (msg.session == SessionId{}) {
+    SessionGrant g = ensemble.open_session(msg.timeout_ms, now, Waiter{c.server, conn, 0});
+    record(TraceKind::Server, -1, g.id, g.zxid.value, static_cast<int>(ServerAction::SessionOpened));
+    // A follower answers once it has applied the createSession.
+    if (ensemble.is_leader(c.server)) connected(conn, g.id);
+    else ++c.waiting;
+  } else if (leader().session_alive(msg.session)) {
+    // The leader validates a session that moves (Learner.validateSession).
+    leader().touch(msg.session, now);
+    auto old = session_conn.find(msg.session);
+    if (old != session_conn.end() && old->second != conn) server_close(old->second);
+    if (here.session_alive(msg.session)) {
+      connected(conn, msg.session);
+    } else {
+      // A lagging follower: its replica learns of the session in turn.
+      ++c.waiting;
+      ensemble.defer(c.server, Pending{.waiter = Waiter{c.server, conn, 0}, .session = msg.session, .connect = true}, now);
+    }
+  } else {
+    DownMsg reply;
+    reply.kind = DownMsg::ConnectExpired;
+    send_down(conn, std::move(reply));
+    server_close(conn);
+  }
+}
+
+void World::Impl::connected(std::uint64_t conn, SessionId session) {
+  Conn& c = *find_conn(conn);
+  Handle& h = *handles[static_cast<std::size_t>(c.handle)];
+  DownMsg reply;
   reply.kind = DownMsg::ConnectOk;
-  c.session = reply.session;
-  session_conn[reply.session] = conn;
-  handle_of_session[reply.session] = h.index;
+  reply.session = session;
+  reply.timeout_ms = ensemble.server(c.server).session_timeout_ms(session);
+  c.session = session;
+  session_conn[session] = conn;
+  handle_of_session[session] = h.index;
   go_healthy(h);
   send_down(conn, std::move(reply));
 }
@@ -278,11 +310,17 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   Conn& c = *find_conn(conn);
   SessionId session = c.session;
   Handle& h = *handles[static_cast<std::size_t>(c.handle)];
+  const bool on_leader = ensemble.is_leader(c.server);
   if (msg.kind == UpMsg::Close) {
-    Outcome out = server.close_session(session, now);
+    Outcome out = ensemble.close_session(session, now, Waiter{c.server, conn, msg.xid});
     record(TraceKind::Server, -1, session, out.zxid.value,
            static_cast<int>(ServerAction::SessionClosed));
     publish(out, out.zxid.value);
+    if (!on_leader) {
+      // Its server answers once it has applied the closeSession.
+      ++c.waiting;
+      return;
+    }
     send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
     session_conn.erase(session);
     c.server_open = false;
@@ -291,27 +329,39 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   const std::optional<Strike> strike = fault_for(h, msg);
   auto is = [&](FaultKind k) { return strike && strike->kind == k; };
   if (is(FaultKind::DropBeforeApply)) {
-    record(TraceKind::Fault, msg.view, session, server.last_zxid().value,
+    record(TraceKind::Fault, msg.view, session, leader().last_zxid().value,
            static_cast<int>(strike->kind), 0, msg.xid, path_of(*msg.request), "request lost");
     server_close(conn);
     return;
   }
-  DecidedOrder order(decisions);
-  Outcome out = server.apply(session, *msg.request, now, &order);
-  if (out.connection_dropped) {
-    server_close(conn);
-    return;
-  }
-  if (is(FaultKind::DropAfterApply)) {
-    record(TraceKind::Fault, msg.view, session, out.zxid.value, static_cast<int>(strike->kind), 0,
-           msg.xid, path_of(*msg.request), fmt::format("applied {}, reply lost", out.error));
-    std::erase_if(out.notifications, [&](const Notification& n) { return n.session == session; });
+  if (on_leader) {
+    DecidedOrder order(decisions);
+    Outcome out = ensemble.apply(session, *msg.request, now, &order, Waiter{});
+    if (out.connection_dropped) {
+      server_close(conn);
+      return;
+    }
+    if (is(FaultKind::DropAfterApply)) {
+      record(TraceKind::Fault, msg.view, session, out.zxid.value, static_cast<int>(strike->kind), 0,
+             msg.xid, path_of(*msg.request), fmt::format("applied {}, reply lost", out.error));
+      std::erase_if(out.notifications, [&](const Notification& n) { return n.session == session; });
+      publish(out, out.zxid.value);
+      server_close(conn);
+      return;
+    }
     publish(out, out.zxid.value);
-    server_close(conn);
-    return;
+    send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
+  } else {
+    serve_on_follower(c, conn, msg);
+    if (is(FaultKind::DropAfterApply)) {
+      // Its server took the request on (a write is with the leader), and
+      // the connection breaks before the answer.
+      record(TraceKind::Fault, msg.view, session, leader().last_zxid().value,
+             static_cast<int>(strike->kind), 0, msg.xid, path_of(*msg.request), "reply lost");
+      server_close(conn);
+      return;
+    }
   }
-  publish(out, out.zxid.value);
-  send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
   if (!strike) return;
   Handle* victim = &h;
   if (strike->random && strike->kind != FaultKind::Delay) {
@@ -323,6 +373,109 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
     if (!victim->alive()) return;
   }
   apply_fault(strike->kind, *victim, is(FaultKind::Pause) ? cfg.nemesis.pause_ms : cfg.nemesis.delay_ms);
+}
+
+namespace {
+
+// What a leader orders as a transaction; the rest a server answers itself.
+bool is_write(const Request& r) {
+  return std::holds_alternative<CreateRequest>(r) || std::holds_alternative<DeleteRequest>(r) ||
+         std::holds_alternative<SetDataRequest>(r) || std::holds_alternative<SetAclRequest>(r) ||
+         std::holds_alternative<CheckRequest>(r) || std::holds_alternative<MultiRequest>(r);
+}
+
+}  // namespace
+
+void World::Impl::serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg) {
+  const Request& r = *msg.request;
+  const Waiter w{c.server, conn, msg.xid};
+  if (is_write(r)) {
+    const Zxid before = leader().last_zxid();
+    Outcome out = ensemble.apply(c.session, r, now, nullptr, w);
+    if (out.connection_dropped) {
+      server_close(conn);
+      return;
+    }
+    publish(out, out.zxid.value);
+    ++c.waiting;
+    // A write that made no transaction is answered in turn all the same.
+    if (leader().last_zxid() == before) {
+      ensemble.defer(c.server, Pending{.waiter = w, .session = c.session, .outcome = std::move(out)}, now);
+    }
+    return;
+  }
+  if (std::holds_alternative<SyncRequest>(r) || c.waiting > 0) {
+    // Learner.sync: the leader's SYNC reaches the follower behind every
+    // COMMIT sent before it. A read waits behind its session's pending
+    // answers (CommitProcessor keeps a session's requests in order).
+    ++c.waiting;
+    ensemble.defer(c.server, Pending{.waiter = w, .session = c.session, .request = std::make_shared<const Request>(r)}, now);
+    return;
+  }
+  DecidedOrder order(decisions);
+  Outcome out = ensemble.server(c.server).apply(c.session, r, now, &order);
+  if (out.connection_dropped) {
+    server_close(conn);
+    return;
+  }
+  publish(out, out.zxid.value);
+  send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
+}
+
+Conn* World::Impl::still_served(const Waiter& w) {
+  Conn* c = find_conn(w.conn);
+  return c && c->server_open ? c : nullptr;
+}
+
+void World::Impl::follower_applied(int server, const Txn& txn, std::vector<Outcome>& outs) {
+  for (Outcome& out : outs) publish(out, out.zxid.value);
+  if (txn.kind == Txn::Kind::Expire) close_expired(txn.session, server);
+  if (txn.waiter.server != server) return;
+  Conn* c = still_served(txn.waiter);
+  if (!c) return;
+  --c->waiting;
+  switch (txn.kind) {
+    case Txn::Kind::OpenSession:
+      connected(txn.waiter.conn, txn.session);
+      return;
+    case Txn::Kind::CloseSession:
+      send_down(txn.waiter.conn, DownMsg{DownMsg::Reply, txn.waiter.xid, std::move(outs.front())});
+      session_conn.erase(txn.session);
+      c->server_open = false;
+      return;
+    case Txn::Kind::Write:
+      send_down(txn.waiter.conn, DownMsg{DownMsg::Reply, txn.waiter.xid, std::move(outs.front())});
+      return;
+    case Txn::Kind::Expire:
+    case Txn::Kind::Reap:
+    case Txn::Kind::SetCversion:
+      return;  // nobody waits for these
+  }
+}
+
+void World::Impl::follower_reached(int server, Pending& p) {
+  Conn* c = still_served(p.waiter);
+  if (!c) return;
+  --c->waiting;
+  if (p.connect) {
+    // Alive here: an expiry the leader commits later comes after this, and
+    // closes the connection when this server applies it.
+    connected(p.waiter.conn, p.session);
+    return;
+  }
+  Outcome out;
+  if (p.outcome) {
+    out = std::move(*p.outcome);
+  } else {
+    DecidedOrder order(decisions);
+    out = ensemble.server(server).apply(p.session, *p.request, now, &order);
+    if (out.connection_dropped) {
+      server_close(p.waiter.conn);
+      return;
+    }
+    publish(out, out.zxid.value);
+  }
+  send_down(p.waiter.conn, DownMsg{DownMsg::Reply, p.waiter.xid, std::move(out)});
 }
 
 void World::Impl::publish(Outcome& out, std::int64_t zxid) {
@@ -344,12 +497,12 @@ void World::Impl::publish(Outcome& out, std::int64_t zxid) {
 // and from then on the session's real deadline counts.
 void World::Impl::go_silent(Handle& h, TimeMs since) {
   SessionId s = h.session;
-  if (s == SessionId{} || !server.session_alive(s) || silent_deadline.contains(s)) return;
+  if (s == SessionId{} || !leader().session_alive(s) || silent_deadline.contains(s)) return;
   const TimeMs interval = std::max(1, h.timeout_ms / 3);
   const TimeMs limit = paused(h) ? std::min(since, h.pause_start) : since;
   if (limit >= h.last_send + interval) {
     TimeMs k = (limit - h.last_send) / interval;
-    server.touch(s, h.last_send + k * interval + cfg.latency_ms);
+    leader().touch(s, h.last_send + k * interval + cfg.latency_ms);
   }
   // The server's expiry may come late (a tick, a leader election giving
   // every session a new timeout). That matters where the client may open a
@@ -358,7 +511,7 @@ void World::Impl::go_silent(Handle& h, TimeMs since) {
   if (h.rules->new_session_after_expiry) {
     lag = static_cast<TimeMs>(decisions.pick(kExpiryLagChoices)) * h.timeout_ms / 4;
   }
-  mark_silent(s, *server.deadline(s) + lag);
+  mark_silent(s, *leader().deadline(s) + lag);
   schedule_expiry();
 }
 
@@ -396,7 +549,7 @@ void World::Impl::check_expiry() {
   while (!silent.empty() && silent.begin()->first <= now) {
     SessionId s = silent.begin()->second;
     unmark_silent(s);
-    std::optional<TimeMs> d = server.deadline(s);
+    std::optional<TimeMs> d = leader().deadline(s);
     if (!d) continue;
     if (*d > now) {
       mark_silent(s, *d);  // heard from since it fell silent
@@ -409,16 +562,20 @@ void World::Impl::check_expiry() {
 
 void World::Impl::expire_session(SessionId s) {
   unmark_silent(s);
-  Outcome out = server.expire(s, now);
+  Outcome out = ensemble.expire(s, now);
   if (out.error != Error::Ok) return;
   record(TraceKind::Server, -1, s, out.zxid.value, static_cast<int>(ServerAction::SessionExpired));
   publish(out, out.zxid.value);
+  close_expired(s, ensemble.leader_index());
+}
+
+void World::Impl::close_expired(SessionId s, int server) {
   auto conn = session_conn.find(s);
-  if (conn != session_conn.end()) server_close(conn->second);
+  if (conn != session_conn.end() && find_conn(conn->second)->server == server) server_close(conn->second);
 }
 
 void World::Impl::reap() {
-  for (Outcome& out : server.reap(now)) {
+  for (Outcome& out : ensemble.reap(now)) {
     record(TraceKind::Server, -1, SessionId{}, out.zxid.value,
            static_cast<int>(ServerAction::Reaped), static_cast<int>(out.error));
     publish(out, out.zxid.value);
@@ -455,12 +612,12 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(Handle& h, const UpMsg
 
 void World::Impl::apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms) {
   if (kind == FaultKind::DropBeforeApply || kind == FaultKind::DropAfterApply) {
-    record(TraceKind::Fault, h.views.front(), h.session, server.last_zxid().value,
+    record(TraceKind::Fault, h.views.front(), h.session, leader().last_zxid().value,
            static_cast<int>(kind), 0, 0, {}, "connection broken");
     if (h.conn) server_close(h.conn);
     return;
   }
-  record(TraceKind::Fault, h.views.front(), h.session, server.last_zxid().value,
+  record(TraceKind::Fault, h.views.front(), h.session, leader().last_zxid().value,
          static_cast<int>(kind), 0, 0, {},
          duration_ms ? fmt::format("{} ms", duration_ms) : std::string());
   switch (kind) {
@@ -550,7 +707,7 @@ void World::Impl::strike_timed(TimedFault fault) {
 
 void World::Impl::cut_off(Handle& h, TimeMs until, std::string_view why) {
   h.cut_until = std::max(h.cut_until, until);
-  record(TraceKind::Fault, h.views.front(), h.session, server.last_zxid().value,
+  record(TraceKind::Fault, h.views.front(), h.session, leader().last_zxid().value,
          static_cast<int>(FaultKind::DropBeforeApply), 0, 0, {},
          until > now ? fmt::format("{}: connection broken, none for {} ms", why, until - now)
                      : fmt::format("{}: connection broken", why));
@@ -608,9 +765,18 @@ World::~World() {
   }
 }
 
-Client& World::open(std::string name, int session_timeout_ms, int process, Flavour flavour) {
+Client& World::open(std::string name, int session_timeout_ms, int process, Flavour flavour,
+                    std::vector<int> servers) {
   Impl& m = *impl_;
   auto h = std::make_unique<Handle>();
+  if (servers.empty()) {
+    for (int i = 0; i < m.ensemble.size(); ++i) servers.push_back(i);
+  }
+  // zookeeper_init shuffles the resolved addresses once (addrvec_shuffle);
+  // decision 0 everywhere keeps the given order.
+  const auto n = static_cast<std::uint32_t>(servers.size());
+  for (std::uint32_t i = 0; i + 1 < n; ++i) std::swap(servers[i], servers[i + m.decisions.pick(n - i)]);
+  h->servers = std::move(servers);
   h->rules = &rules_of(flavour);
   h->index = static_cast<int>(m.handles.size());
   h->process = process >= 0 ? process : 1000000 + h->index;
@@ -664,7 +830,14 @@ void World::set_step_limit(std::uint64_t limit) { impl_->step_limit = limit; }
 bool World::step_limit_reached() const { return impl_->stopped(); }
 
 TimeMs World::now() const { return impl_->now; }
-Server& World::server() { return impl_->server; }
+Server& World::server() { return impl_->leader(); }
+Server& World::server(int index) { return impl_->ensemble.server(index); }
+int World::server_count() const { return impl_->ensemble.size(); }
+int World::server_of(const Client& client) const {
+  const Handle& h = static_cast<const SimClient&>(client).handle();
+  const Conn* c = h.conn ? impl_->find_conn(h.conn) : nullptr;
+  return c && h.state == SessionState::Connected ? c->server : -1;
+}
 const Trace& World::trace() const { return impl_->trace; }
 Trace& World::trace() { return impl_->trace; }
 DecisionSource& World::decisions() { return impl_->decisions; }
@@ -704,7 +877,7 @@ void World::set_nemesis(const NemesisRates& rates) {
 }
 
 Error World::set_sequence_counter(const std::string& path, std::int32_t value) {
-  return impl_->server.force_cversion(path, value);
+  return impl_->ensemble.force_cversion(path, value);
 }
 
 }  // namespace zksim
