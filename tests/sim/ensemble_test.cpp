@@ -267,5 +267,38 @@ TEST(Ensemble, AnExpiryClosesTheConnectionWhenItsServerAppliesIt) {
   EXPECT_EQ(c.state(), SessionState::Expired);
 }
 
+// Server 1 never lags, server 2 always lags 3 steps: the followers draw in
+// server order, so the 4-choice picks alternate.
+class SlowServer2 final : public DecisionSource {
+ public:
+  std::uint32_t choose(std::uint32_t n) override {
+    if (n != 4) return 0;
+    return (next_++ % 2) ? 3 : 0;
+  }
+
+ private:
+  std::uint32_t next_ = 0;
+};
+
+TEST(Ensemble, AWriteWhoseReplyWasLostCanBeMissingFromTheNextServer) {
+  SlowServer2 d;
+  WorldConfig cfg = ensemble(3);
+  cfg.follower_lag_ms = 100;
+  World w(cfg, d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1, 2});
+  run(w, c, [](Client& c) -> Task<> { co_await c.sleep(400); }(c));  // both know the session
+  w.schedule(on_nth(FaultKind::DropAfterApply, w.id(c), request_kind<CreateRequest>));
+  run(w, c, [&w](Client& c) -> Task<> {
+    EXPECT_EQ((co_await c.create("/a", "", CreateMode::Persistent)).error(), Error::ConnectionLoss);
+    co_await c.sleep(20);
+    EXPECT_EQ(w.server_of(c), 2);
+    // The client never saw the create's zxid, so server 2 may lag it.
+    EXPECT_EQ((co_await c.exists("/a")).error(), Error::NoNode);
+    EXPECT_TRUE(w.server(0).node("/a"));
+    co_await c.sync("/");
+    EXPECT_TRUE((co_await c.exists("/a")).ok());
+  }(c));
+}
+
 }  // namespace
 }  // namespace zksim::test
