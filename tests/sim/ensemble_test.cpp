@@ -267,6 +267,49 @@ TEST(Ensemble, AnExpiryClosesTheConnectionWhenItsServerAppliesIt) {
   EXPECT_EQ(c.state(), SessionState::Expired);
 }
 
+// Every replica ends equal to the leader: the same nodes with the same
+// stats, sessions and last zxid, whatever the lags, the faults (lost
+// requests and replies, expiries, pauses, crashes) and the moves.
+TEST(Ensemble, EveryServerEndsWithTheLeadersStateUnderFaults) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    SeededDecisions d(seed);
+    WorldConfig cfg;
+    cfg.servers = seed % 2 ? 3 : 5;
+    for (FaultKind k : {FaultKind::DropBeforeApply, FaultKind::DropAfterApply, FaultKind::ExpireSession,
+                        FaultKind::Pause, FaultKind::Crash}) {
+      cfg.nemesis.per_mille[static_cast<int>(k)] = 20;
+    }
+    cfg.nemesis.pause_ms = 3000;
+    World w(cfg, d);
+    for (int c = 0; c < 4; ++c) {
+      Client& client = w.open(fmt::format("c{}", c), 1000);
+      w.spawn(client, [](Client& cl, int c) -> Task<> {
+        for (int i = 0; i < 20; ++i) {
+          co_await cl.create(fmt::format("/e{}-", c), "", CreateMode::EphemeralSequential);
+          co_await cl.create(fmt::format("/p{}", i % 4), "", CreateMode::Persistent);
+          co_await cl.set_data(fmt::format("/p{}", (i + c) % 4), fmt::format("{}", i));
+          co_await cl.get_children("/");
+          if (i % 5 == 0) co_await cl.remove(fmt::format("/p{}", (i + 1) % 4));
+        }
+        co_await cl.close();
+      }(client, c));
+    }
+    w.run_until_done(600'000);
+    w.run_until(w.now() + 10'000);  // silent sessions expire; followers catch up
+    Server& leader = w.server(0);
+    for (int f = 1; f < w.server_count(); ++f) {
+      Server& s = w.server(f);
+      EXPECT_EQ(s.last_zxid(), leader.last_zxid()) << "seed " << seed << " server " << f;
+      EXPECT_EQ(s.sessions(), leader.sessions()) << "seed " << seed << " server " << f;
+      ASSERT_EQ(s.children("/"), leader.children("/")) << "seed " << seed << " server " << f;
+      for (const std::string& name : leader.children("/")) {
+        EXPECT_EQ(s.node("/" + name)->stat, leader.node("/" + name)->stat) << "seed " << seed << " /" << name;
+        EXPECT_EQ(s.node("/" + name)->data, leader.node("/" + name)->data) << "seed " << seed << " /" << name;
+      }
+    }
+  }
+}
+
 // Server 1 never lags, server 2 always lags 3 steps: the followers draw in
 // server order, so the 4-choice picks alternate.
 class SlowServer2 final : public DecisionSource {
