@@ -317,7 +317,9 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
            static_cast<int>(ServerAction::SessionClosed));
     publish(out, out.zxid.value);
     if (!on_leader) {
-      // Its server answers once it has applied the closeSession.
+      // Its server answers once it has applied the closeSession. A close
+      // the leader refused (the session had expired) gets no answer: the
+      // server applies the expiry first, which closes the connection.
       ++c.waiting;
       return;
     }
