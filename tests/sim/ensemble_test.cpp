@@ -126,7 +126,9 @@ TEST(Ensemble, AReadWaitsBehindItsSessionsPendingWrite) {
   run(w, c, [](Client& c) -> Task<> { co_await c.sleep(50); }(c));
   std::optional<Result<DataResponse>> read;
   w.spawn(c, [](Client& c) -> Task<> { co_await c.create("/a", "1", CreateMode::Persistent); }(c));
-  w.spawn(c, [&read](Client& c) -> Task<> { read = co_await c.get_data("/a"); }(c));
+  w.spawn(c, [](Client& c, std::optional<Result<DataResponse>>* read) -> Task<> {
+    *read = co_await c.get_data("/a");
+  }(c, &read));
   ASSERT_TRUE(w.run_until_done(1000));
   ASSERT_TRUE(read && read->ok());
   EXPECT_EQ((*read)->data, "1");
