@@ -1,8 +1,8 @@
 // Private state of zksim::World: the event queue, connections, client
 // handles (one per session, like a zhandle) and their client views, tasks
-// and faults. world.cpp runs the network and the server side, the servers
-// themselves are an Ensemble (ensemble.h); sim_client.cpp is the client
-// library side.
+// and faults. world.cpp runs the events, the network and the faults;
+// server_host.cpp serves connections with the servers, an Ensemble
+// (ensemble.h); sim_client.cpp is the client library side.
 #pragma once
 
 #include "ensemble.h"
@@ -249,7 +249,7 @@ struct World::Impl {
   // The client closes its end (disconnect, crash): the server stops serving it.
   void client_close(Handle& h);
 
-  // --- server side (world.cpp) ---
+  // --- server side (server_host.cpp) ---
   Server& leader() { return ensemble.leader(); }
   void serve_connect(std::uint64_t conn, const UpMsg& msg);
   // Binds `session` to `conn` and tells the client it is connected.
