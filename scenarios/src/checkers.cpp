@@ -782,4 +782,27 @@ std::vector<Violation> check_no_leaks(const std::vector<std::string>& nodes_left
   return out;
 }
 
+std::vector<Violation> check_sequential_consistency(const std::vector<TraceEvent>& trace) {
+  struct Seen {
+    std::int64_t zxid = 0;
+    TimeMs time = 0;
+    bool broken = false;
+  };
+  std::map<int, Seen> seen;  // by client
+  std::vector<Violation> out;
+  for (const TraceEvent& e : trace) {
+    if (e.kind != TraceKind::Response || e.client < 0 || e.zxid == 0) continue;
+    Seen& s = seen[e.client];
+    if (e.zxid < s.zxid && !s.broken) {
+      s.broken = true;
+      out.push_back(Violation{name(Property::SequentialConsistency),
+                              fmt::format("client {} got a reply at zxid {} ({} {}) after one at zxid {} (t={})",
+                                          e.client, e.zxid, request_kind_name(e.code2), e.path, s.zxid, s.time),
+                              {e.client}, e.time});
+    }
+    if (e.zxid > s.zxid) s = Seen{e.zxid, e.time, s.broken};
+  }
+  return out;
+}
+
 }  // namespace zksim::scenarios

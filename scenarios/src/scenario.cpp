@@ -72,7 +72,8 @@ std::string flavour_list() {
 std::string once_key(const std::vector<Word>& w) {
   static const std::set<std::string> once{"recipe", "clients", "rounds", "hold-ms", "think-ms",
                                           "timeout-ms", "session-timeout-ms", "leases", "producers",
-                                          "delay-choices", "nemesis-pause-ms", "nemesis-delay-ms",
+                                          "delay-choices", "servers", "follower-lag-ms",
+                                          "nemesis-pause-ms", "nemesis-delay-ms",
                                           "nemesis-window-ms", "nemesis-first-window-ms",
                                           "reentrant", "varied", "swarm", "seed", "strategy", "expect", "client"};
   if (w[0].text == "nemesis" && w.size() > 1) return "nemesis " + w[1].text;
@@ -138,6 +139,10 @@ class LineParser {
     if (d == "leases") return int_field(wl.leases, 1, 10'000);
     if (d == "producers") return int_field(wl.producers, 0, 10'000);
     if (d == "delay-choices") return int_field(s_.config.delay_choices, 1, 1000);
+    // An ensemble (docs/ensemble.md); without the line, one server, as
+    // every file written before it had.
+    if (d == "servers") return int_field(s_.config.servers, 1, 9);
+    if (d == "follower-lag-ms") return int_field(s_.config.follower_lag_ms, 0, 86'400'000);
     if (d == "nemesis-pause-ms") return int_field(s_.config.nemesis.pause_ms, 0, 86'400'000);
     if (d == "nemesis-delay-ms") return int_field(s_.config.nemesis.delay_ms, 0, 86'400'000);
     if (d == "nemesis-window-ms") return int_field(s_.config.nemesis.window_ms, 1, 86'400'000);
@@ -425,6 +430,9 @@ std::string write_scenario(const Scenario& s) {
   if (w.varied) out += "varied yes\n";
   if (w.swarm) out += "swarm yes\n";
   out += fmt::format("delay-choices {}\n", s.config.delay_choices);
+  if (s.config.servers != 1) {
+    out += fmt::format("servers {}\nfollower-lag-ms {}\n", s.config.servers, s.config.follower_lag_ms);
+  }
   for (int k = 0; k < kFaultClasses; ++k) {
     if (s.config.nemesis.per_mille[k]) out += fmt::format("nemesis {} {}\n", fault_class_name(k), s.config.nemesis.per_mille[k]);
   }

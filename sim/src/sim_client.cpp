@@ -412,8 +412,10 @@ void World::Impl::connect(Handle& h) {
   conns.push_back(std::make_unique<Conn>());
   Conn& c = *conns.back();
   c.handle = h.index;
+  c.server = h.servers[h.next_server++ % h.servers.size()];
   h.conn = id;
-  UpMsg msg{UpMsg::Connect, 0, h.views.front(), nullptr, nullptr, h.session, h.requested_timeout_ms};
+  UpMsg msg{UpMsg::Connect, 0, h.views.front(), nullptr, nullptr, h.session, h.requested_timeout_ms,
+            h.last_zxid};
   send_up(h, std::move(msg));
 }
 

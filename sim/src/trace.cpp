@@ -41,8 +41,9 @@ void mix_string(std::uint64_t& h, std::string_view s) {
 constexpr std::array<std::string_view, 4> kStateNames = {"connecting", "connected", "expired",
                                                          "closed"};
 
-constexpr std::array<std::string_view, 4> kServerNames = {"session-opened", "session-expired",
-                                                          "session-closed", "reaped"};
+constexpr std::array<std::string_view, 5> kServerNames = {"session-opened", "session-expired",
+                                                          "session-closed", "reaped",
+                                                          "connection-refused"};
 
 template <std::size_t N>
 std::string_view name_in(const std::array<std::string_view, N>& names, std::int32_t i) {

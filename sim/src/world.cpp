@@ -1,5 +1,5 @@
-// The simulated world: event loop, network, the server side of connections,
-// lazy pings and expiry, faults, and the World API.
+// The simulated world: event loop, network, faults, and the World API. The
+// server side of connections is server_host.cpp.
 #include "world_impl.h"
 
 #include <algorithm>
@@ -7,20 +7,6 @@
 
 namespace zksim {
 namespace {
-
-// getChildren order from the decisions: decision 0 everywhere keeps the
-// server's byte order.
-class DecidedOrder final : public ChildOrder {
- public:
-  explicit DecidedOrder(DecisionSource& d) : d_(d) {}
-  void arrange(std::vector<std::string>& names) override {
-    const auto n = static_cast<std::uint32_t>(names.size());
-    for (std::uint32_t i = 0; i + 1 < n; ++i) std::swap(names[i], names[i + d_.pick(n - i)]);
-  }
-
- private:
-  DecisionSource& d_;
-};
 
 // A spawned task's owner: destroys itself when the task finishes.
 struct RootTask {
@@ -69,7 +55,16 @@ std::string_view path_of(const Request& r) {
 }
 
 World::Impl::Impl(WorldConfig c, DecisionSource& d)
-    : cfg(std::move(c)), decisions(d), server(cfg.server), trace(cfg.keep_trace) {
+    : cfg(std::move(c)),
+      decisions(d),
+      ensemble(cfg.servers, cfg.server, d, cfg.follower_lag_ms,
+               Ensemble::Hooks{
+                   .at = [this](TimeMs t, std::function<void()> fn) { call_at(t, std::move(fn)); },
+                   .applied = [this](int server, const Txn& txn,
+                                     std::vector<Outcome>& outs) { follower_applied(server, txn, outs); },
+                   .reached = [this](int server, Pending& p) { follower_reached(server, p); },
+               }),
+      trace(cfg.keep_trace) {
   call_at(cfg.container_check_ms, [this] { reap(); });
   start_timed_nemesis();
 }
@@ -216,7 +211,7 @@ void World::Impl::server_close(std::uint64_t conn) {
     // current one); an older connection has none left.
     if (s != session_conn.end() && s->second == conn) {
       session_conn.erase(s);
-      server.connection_closed(c.session);
+      ensemble.server(c.server).connection_closed(c.session);
     }
     go_silent(h, now);
   }
@@ -236,194 +231,11 @@ void World::Impl::client_close(Handle& h) {
     auto s = session_conn.find(c.session);
     if (s != session_conn.end() && s->second == id) {
       session_conn.erase(s);
-      server.connection_closed(c.session);
+      ensemble.server(c.server).connection_closed(c.session);
     }
     go_silent(h, now);
   }
   if (c.up.empty() && c.down.empty()) conns[static_cast<std::size_t>(id)].reset();
-}
-
-// --- server side ---
-
-void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
-  Conn& c = *find_conn(conn);
-  Handle& h = *handles[static_cast<std::size_t>(c.handle)];
-  DownMsg reply;
-  if (msg.session == SessionId{}) {
-    SessionGrant g = server.open_session(msg.timeout_ms, now);
-    record(TraceKind::Server, -1, g.id, g.zxid.value, static_cast<int>(ServerAction::SessionOpened));
-    reply.session = g.id;
-    reply.timeout_ms = g.timeout_ms;
-  } else if (server.session_alive(msg.session)) {
-    server.touch(msg.session, now);
-    auto old = session_conn.find(msg.session);
-    if (old != session_conn.end() && old->second != conn) server_close(old->second);
-    reply.session = msg.session;
-    reply.timeout_ms = server.session_timeout_ms(msg.session);
-  } else {
-    reply.kind = DownMsg::ConnectExpired;
-    send_down(conn, std::move(reply));
-    server_close(conn);
-    return;
-  }
-  reply.kind = DownMsg::ConnectOk;
-  c.session = reply.session;
-  session_conn[reply.session] = conn;
-  handle_of_session[reply.session] = h.index;
-  go_healthy(h);
-  send_down(conn, std::move(reply));
-}
-
-void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
-  Conn& c = *find_conn(conn);
-  SessionId session = c.session;
-  Handle& h = *handles[static_cast<std::size_t>(c.handle)];
-  if (msg.kind == UpMsg::Close) {
-    Outcome out = server.close_session(session, now);
-    record(TraceKind::Server, -1, session, out.zxid.value,
-           static_cast<int>(ServerAction::SessionClosed));
-    publish(out, out.zxid.value);
-    send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
-    session_conn.erase(session);
-    c.server_open = false;
-    return;
-  }
-  const std::optional<Strike> strike = fault_for(h, msg);
-  auto is = [&](FaultKind k) { return strike && strike->kind == k; };
-  if (is(FaultKind::DropBeforeApply)) {
-    record(TraceKind::Fault, msg.view, session, server.last_zxid().value,
-           static_cast<int>(strike->kind), 0, msg.xid, path_of(*msg.request), "request lost");
-    server_close(conn);
-    return;
-  }
-  DecidedOrder order(decisions);
-  Outcome out = server.apply(session, *msg.request, now, &order);
-  if (out.connection_dropped) {
-    server_close(conn);
-    return;
-  }
-  if (is(FaultKind::DropAfterApply)) {
-    record(TraceKind::Fault, msg.view, session, out.zxid.value, static_cast<int>(strike->kind), 0,
-           msg.xid, path_of(*msg.request), fmt::format("applied {}, reply lost", out.error));
-    std::erase_if(out.notifications, [&](const Notification& n) { return n.session == session; });
-    publish(out, out.zxid.value);
-    server_close(conn);
-    return;
-  }
-  publish(out, out.zxid.value);
-  send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
-  if (!strike) return;
-  Handle* victim = &h;
-  if (strike->random && strike->kind != FaultKind::Delay) {
-    // The nemesis may strike any client, not just the one whose request
-    // arrived: a holder that sends nothing can still pause, crash or
-    // expire. Decision 0 keeps the requester.
-    const auto n = static_cast<std::uint32_t>(handles.size());
-    victim = handles[(static_cast<std::uint32_t>(h.index) + decisions.pick(n)) % n].get();
-    if (!victim->alive()) return;
-  }
-  apply_fault(strike->kind, *victim, is(FaultKind::Pause) ? cfg.nemesis.pause_ms : cfg.nemesis.delay_ms);
-}
-
-void World::Impl::publish(Outcome& out, std::int64_t zxid) {
-  for (Notification& n : out.notifications) {
-    auto it = session_conn.find(n.session);
-    if (it == session_conn.end()) continue;  // not connected: setWatches will tell
-    DownMsg msg;
-    msg.kind = DownMsg::Event;
-    msg.event = std::move(n.event);
-    msg.zxid = zxid;
-    send_down(it->second, std::move(msg));
-  }
-  out.notifications.clear();
-}
-
-// Pings are not simulated one by one: while a connected client runs, its
-// session cannot expire. When it falls silent (pause, crash, a broken
-// connection) the server is told of the last ping that would have arrived,
-// and from then on the session's real deadline counts.
-void World::Impl::go_silent(Handle& h, TimeMs since) {
-  SessionId s = h.session;
-  if (s == SessionId{} || !server.session_alive(s) || silent_deadline.contains(s)) return;
-  const TimeMs interval = std::max(1, h.timeout_ms / 3);
-  const TimeMs limit = paused(h) ? std::min(since, h.pause_start) : since;
-  if (limit >= h.last_send + interval) {
-    TimeMs k = (limit - h.last_send) / interval;
-    server.touch(s, h.last_send + k * interval + cfg.latency_ms);
-  }
-  // The server's expiry may come late (a tick, a leader election giving
-  // every session a new timeout). That matters where the client may open a
-  // new session meanwhile: the old one's ephemerals are still there.
-  TimeMs lag = 0;
-  if (h.rules->new_session_after_expiry) {
-    lag = static_cast<TimeMs>(decisions.pick(kExpiryLagChoices)) * h.timeout_ms / 4;
-  }
-  mark_silent(s, *server.deadline(s) + lag);
-  schedule_expiry();
-}
-
-void World::Impl::mark_silent(SessionId s, TimeMs deadline) {
-  silent.emplace(deadline, s);
-  silent_deadline[s] = deadline;
-}
-
-void World::Impl::unmark_silent(SessionId s) {
-  auto it = silent_deadline.find(s);
-  if (it == silent_deadline.end()) return;
-  silent.erase({it->second, s});
-  silent_deadline.erase(it);
-}
-
-void World::Impl::go_healthy(Handle& h) {
-  if (h.crashed || paused(h) || h.session == SessionId{}) return;
-  auto s = session_conn.find(h.session);
-  if (s == session_conn.end()) return;
-  unmark_silent(h.session);
-  h.last_send = now;
-}
-
-void World::Impl::schedule_expiry() {
-  if (expiry_call) cancel_call(*expiry_call);
-  expiry_call.reset();
-  if (silent.empty()) return;
-  expiry_call = call_at(silent.begin()->first, [this] {
-    expiry_call.reset();
-    check_expiry();
-  });
-}
-
-void World::Impl::check_expiry() {
-  while (!silent.empty() && silent.begin()->first <= now) {
-    SessionId s = silent.begin()->second;
-    unmark_silent(s);
-    std::optional<TimeMs> d = server.deadline(s);
-    if (!d) continue;
-    if (*d > now) {
-      mark_silent(s, *d);  // heard from since it fell silent
-      continue;
-    }
-    expire_session(s);
-  }
-  schedule_expiry();
-}
-
-void World::Impl::expire_session(SessionId s) {
-  unmark_silent(s);
-  Outcome out = server.expire(s, now);
-  if (out.error != Error::Ok) return;
-  record(TraceKind::Server, -1, s, out.zxid.value, static_cast<int>(ServerAction::SessionExpired));
-  publish(out, out.zxid.value);
-  auto conn = session_conn.find(s);
-  if (conn != session_conn.end()) server_close(conn->second);
-}
-
-void World::Impl::reap() {
-  for (Outcome& out : server.reap(now)) {
-    record(TraceKind::Server, -1, SessionId{}, out.zxid.value,
-           static_cast<int>(ServerAction::Reaped), static_cast<int>(out.error));
-    publish(out, out.zxid.value);
-  }
-  call_at(now + cfg.container_check_ms, [this] { reap(); });
 }
 
 // --- faults ---
@@ -455,12 +267,12 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(Handle& h, const UpMsg
 
 void World::Impl::apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms) {
   if (kind == FaultKind::DropBeforeApply || kind == FaultKind::DropAfterApply) {
-    record(TraceKind::Fault, h.views.front(), h.session, server.last_zxid().value,
+    record(TraceKind::Fault, h.views.front(), h.session, leader().last_zxid().value,
            static_cast<int>(kind), 0, 0, {}, "connection broken");
     if (h.conn) server_close(h.conn);
     return;
   }
-  record(TraceKind::Fault, h.views.front(), h.session, server.last_zxid().value,
+  record(TraceKind::Fault, h.views.front(), h.session, leader().last_zxid().value,
          static_cast<int>(kind), 0, 0, {},
          duration_ms ? fmt::format("{} ms", duration_ms) : std::string());
   switch (kind) {
@@ -550,7 +362,7 @@ void World::Impl::strike_timed(TimedFault fault) {
 
 void World::Impl::cut_off(Handle& h, TimeMs until, std::string_view why) {
   h.cut_until = std::max(h.cut_until, until);
-  record(TraceKind::Fault, h.views.front(), h.session, server.last_zxid().value,
+  record(TraceKind::Fault, h.views.front(), h.session, leader().last_zxid().value,
          static_cast<int>(FaultKind::DropBeforeApply), 0, 0, {},
          until > now ? fmt::format("{}: connection broken, none for {} ms", why, until - now)
                      : fmt::format("{}: connection broken", why));
@@ -608,9 +420,18 @@ World::~World() {
   }
 }
 
-Client& World::open(std::string name, int session_timeout_ms, int process, Flavour flavour) {
+Client& World::open(std::string name, int session_timeout_ms, int process, Flavour flavour,
+                    std::vector<int> servers) {
   Impl& m = *impl_;
   auto h = std::make_unique<Handle>();
+  if (servers.empty()) {
+    for (int i = 0; i < m.ensemble.size(); ++i) servers.push_back(i);
+  }
+  // zookeeper_init shuffles the resolved addresses once (addrvec_shuffle);
+  // decision 0 everywhere keeps the given order.
+  const auto n = static_cast<std::uint32_t>(servers.size());
+  for (std::uint32_t i = 0; i + 1 < n; ++i) std::swap(servers[i], servers[i + m.decisions.pick(n - i)]);
+  h->servers = std::move(servers);
   h->rules = &rules_of(flavour);
   h->index = static_cast<int>(m.handles.size());
   h->process = process >= 0 ? process : 1000000 + h->index;
@@ -664,7 +485,14 @@ void World::set_step_limit(std::uint64_t limit) { impl_->step_limit = limit; }
 bool World::step_limit_reached() const { return impl_->stopped(); }
 
 TimeMs World::now() const { return impl_->now; }
-Server& World::server() { return impl_->server; }
+Server& World::server() { return impl_->leader(); }
+Server& World::server(int index) { return impl_->ensemble.server(index); }
+int World::server_count() const { return impl_->ensemble.size(); }
+int World::server_of(const Client& client) const {
+  const Handle& h = static_cast<const SimClient&>(client).handle();
+  const Conn* c = h.conn ? impl_->find_conn(h.conn) : nullptr;
+  return c && h.state == SessionState::Connected ? c->server : -1;
+}
 const Trace& World::trace() const { return impl_->trace; }
 Trace& World::trace() { return impl_->trace; }
 DecisionSource& World::decisions() { return impl_->decisions; }
@@ -704,7 +532,7 @@ void World::set_nemesis(const NemesisRates& rates) {
 }
 
 Error World::set_sequence_counter(const std::string& path, std::int32_t value) {
-  return impl_->server.force_cversion(path, value);
+  return impl_->ensemble.force_cversion(path, value);
 }
 
 }  // namespace zksim

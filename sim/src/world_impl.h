@@ -1,9 +1,11 @@
 // Private state of zksim::World: the event queue, connections, client
 // handles (one per session, like a zhandle) and their client views, tasks
-// and faults. world.cpp runs the network and the server side;
-// sim_client.cpp is the client library side.
+// and faults. world.cpp runs the events, the network and the faults;
+// server_host.cpp serves connections with the servers, an Ensemble
+// (ensemble.h); sim_client.cpp is the client library side.
 #pragma once
 
+#include "ensemble.h"
 #include "zksim/flavour.h"
 #include "zksim/world.h"
 
@@ -66,6 +68,7 @@ struct UpMsg {
   std::unique_ptr<Request> own;
   SessionId session;         // Connect: 0 for a new session
   int timeout_ms = 0;        // Connect
+  std::int64_t last_zxid = 0;  // Connect: the last zxid the client has seen
 };
 
 struct DownMsg {
@@ -111,6 +114,10 @@ struct Conn {
   bool server_open = true;            // the server still serves it
   SessionId session;                  // bound by the server at connect
   TimeMs extra_delay_next = 0;        // a Delay fault for the next down message
+  int server = 0;                     // the server it is to
+  // Answers its (follower) server still owes it from its queue: while
+  // there are any, the session's next requests queue behind them.
+  int waiting = 0;
 };
 
 // One session as a client library holds it: the C client's zhandle.
@@ -126,6 +133,10 @@ struct Handle {
   std::uint32_t next_xid = 1;
   std::uint64_t next_unique = 1;            // for unique_id()
   std::uint64_t conn = 0;                   // current connection, 0 = none
+  // The connect string, shuffled once; each connection attempt takes the
+  // next server in it, round and round (the C client's addrvec_next).
+  std::vector<int> servers;
+  std::size_t next_server = 0;
   std::deque<PendingOp*> in_flight;         // sent, by xid (replies come in order)
   std::deque<PendingOp*> queued;
   // Watchers by path (ordered: session events reach them in path order).
@@ -166,7 +177,7 @@ struct World::Impl {
 
   WorldConfig cfg;
   DecisionSource& decisions;
-  Server server;
+  Ensemble ensemble;
   Trace trace;
   TimeMs now = 0;
 
@@ -238,9 +249,22 @@ struct World::Impl {
   // The client closes its end (disconnect, crash): the server stops serving it.
   void client_close(Handle& h);
 
-  // --- server side (world.cpp) ---
+  // --- server side (server_host.cpp) ---
+  Server& leader() { return ensemble.leader(); }
   void serve_connect(std::uint64_t conn, const UpMsg& msg);
+  // Binds `session` to `conn` and tells the client it is connected.
+  void connected(std::uint64_t conn, SessionId session);
   void serve_request(std::uint64_t conn, UpMsg& msg);
+  // A request of a connection to a follower: a write goes to the leader and
+  // is answered once the follower has applied it; a sync once the follower
+  // has applied all the leader committed before it; a read at once from
+  // the follower's replica, unless an earlier answer is still owed.
+  void serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg);
+  // The Ensemble's hooks: a follower applied a txn, or reached an answer.
+  void follower_applied(int server, const Txn& txn, std::vector<Outcome>& outs);
+  void follower_reached(int server, Pending& p);
+  // The connection `w` names, if its server still serves it.
+  Conn* still_served(const Waiter& w);
   // Sends the watch events of `out` to their sessions, moving them out of it
   // (nothing reads an outcome's notifications after this).
   void publish(Outcome& out, std::int64_t zxid);
@@ -256,6 +280,9 @@ struct World::Impl {
   void schedule_expiry();
   void check_expiry();
   void expire_session(SessionId s);
+  // The server holding `s`'s connection closes it once it has applied the
+  // expiry (FinalRequestProcessor, closeSession); `server` just applied it.
+  void close_expired(SessionId s, int server);
   void reap();
 
   // --- faults (world.cpp) ---
@@ -407,6 +434,7 @@ class SimClient final : public Client {
   int id() const { return id_; }
   const std::string& name() const { return name_; }
   Handle& handle() { return h_; }
+  const Handle& handle() const { return h_; }
   Watcher default_watcher;
   std::map<std::uint64_t, Watcher> listeners;  // session listeners, by id
 

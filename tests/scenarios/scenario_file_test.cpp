@@ -64,6 +64,33 @@ TEST(ScenarioFile, ReplayingTwiceGivesTheSameTraceHash) {
   EXPECT_TRUE(a.as_expected) << a.verdict;
 }
 
+TEST(ScenarioFile, AFileWithoutServersRunsOneServerAndIsWrittenWithout) {
+  auto s = parse_scenario(kExample, "x.scn", nullptr);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->config.servers, 1);
+  EXPECT_EQ(write_scenario(*s).find("servers"), std::string::npos);
+}
+
+TEST(ScenarioFile, ServersAreReadWrittenAndRunAnEnsemble) {
+  const std::string text = std::string(kExample) + "servers 3\nfollower-lag-ms 7\n";
+  ParseError e;
+  auto s = parse_scenario(text, "x.scn", &e);
+  ASSERT_TRUE(s) << e.text();
+  EXPECT_EQ(s->config.servers, 3);
+  EXPECT_EQ(s->config.follower_lag_ms, 7);
+  const std::string written = write_scenario(*s);
+  EXPECT_NE(written.find("\nservers 3\nfollower-lag-ms 7\n"), std::string::npos) << written;
+  auto again = parse_scenario(written, "y.scn", nullptr);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(write_scenario(*again), written);
+  ScenarioRun a = run_scenario(*s), b = run_scenario(*s);
+  EXPECT_TRUE(a.as_expected) << a.verdict;
+  EXPECT_EQ(a.result.trace_hash, b.result.trace_hash);
+  // The followers' lags are decisions of their own: not the one-server run.
+  EXPECT_NE(a.result.trace_hash, run_scenario(*parse_scenario(kExample, "x.scn", nullptr)).result.trace_hash);
+  EXPECT_EQ(error_of("zksim-scenario 2\nservers 0\n").substr(0, 11), "t.scn:2:9: ");
+}
+
 TEST(ScenarioFile, ExpectedViolationIsMatchedByProperty) {
   std::string text = R"(zksim-scenario 1
 recipe flawed/prefix-write-lock

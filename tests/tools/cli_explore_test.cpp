@@ -69,6 +69,22 @@ TEST(CliExplore, AViolationIsShrunkWrittenAndReplays) {
   EXPECT_TRUE(liveness);
 }
 
+TEST(CliExplore, ServersRunAnEnsembleAndItsScenariosReplay) {
+  TempDir d;
+  Ran r = zksim(with(no_guid(d, "40"), {"--servers", "3", "--json"}));
+  ASSERT_EQ(r.status, 1) << r.out << r.err;
+  nlohmann::json doc = parse_json(r.out);
+  EXPECT_EQ(doc["campaign"]["servers"], 3);
+  ASSERT_FALSE(doc["violations"].empty());
+  const std::string file = doc["violations"][0]["scenario"];
+  EXPECT_NE(read_file(file).find("\nservers 3\n"), std::string::npos) << read_file(file);
+  Ran again = zksim({"replay", file});
+  EXPECT_EQ(again.status, 0) << again.out;
+  // One server, the default, is not written: reports stay as they were.
+  EXPECT_FALSE(parse_json(zksim(with(no_guid(d, "5"), {"--json"})).out)["campaign"].contains("servers"));
+  EXPECT_EQ(zksim(with(no_guid(d, "5"), {"--servers", "0"})).status, 2);
+}
+
 TEST(CliExplore, ReportsWakeUpsWithoutProgress) {
   TempDir d;
   const std::vector<std::string> herd{"explore", "--recipe", "flawed/herd-lock", "--runs", "5", "--clients", "4",

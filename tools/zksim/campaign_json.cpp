@@ -35,6 +35,8 @@ json campaign_json(const Campaign& c) {
            {"seed", c.seed},
            {"runs_limit", c.runs}};
   if (c.strategy == scenarios::Strategy::Dfs || c.strategy == scenarios::Strategy::Pct) out["depth"] = c.depth;
+  // One server, as every report before ensembles, says nothing.
+  if (c.config.servers != 1) out["servers"] = c.config.servers;
   return out;
 }
 
@@ -177,6 +179,7 @@ void check_campaign_json(const json& c, const std::string& where) {
     whole_value(rate, fmt::format("the rate of '{}'", kind), 0, 1000, where);
   }
   whole(c, "delay_choices", 1, 1000, where);
+  if (c.contains("servers")) whole(c, "servers", 2, 9, where);
   const json strategy = field<json>(c, "strategy", where);
   const std::optional<scenarios::Strategy> s =
       strategy.is_string() ? scenarios::strategy_named(strategy.get<std::string>()) : std::nullopt;

@@ -26,7 +26,9 @@ enum class TraceKind : std::uint8_t {
   Listener,    // a client's session listeners were told, on their own thread; code = KeeperState
 };
 
-enum class ServerAction : std::int32_t { SessionOpened, SessionExpired, SessionClosed, Reaped };
+// ConnectionRefused: a server behind the client's last seen zxid closed
+// its connection attempt; zxid is the server's, detail says the client's.
+enum class ServerAction : std::int32_t { SessionOpened, SessionExpired, SessionClosed, Reaped, ConnectionRefused };
 
 struct TraceEvent {
   TimeMs time = 0;

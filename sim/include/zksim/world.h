@@ -1,5 +1,6 @@
-// The simulated world: one ZooKeeper server, clients talking to it over
-// simulated connections, simulated time, injected faults, and a trace.
+// The simulated world: a ZooKeeper ensemble (one server by default), clients
+// talking to it over simulated connections, simulated time, injected
+// faults, and a trace.
 // Every nondeterministic choice (message delays, the order of getChildren
 // results, the nemesis) is a pick() on the one DecisionSource, so the same
 // decisions replay the same run, byte for byte.
@@ -27,6 +28,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace zksim {
 
@@ -39,6 +41,11 @@ struct WorldConfig {
   TimeMs container_check_ms = 1000; // znode.container.checkIntervalMs
   NemesisRates nemesis;
   bool keep_trace = true;           // false: hash only (benchmarks)
+  // The ensemble's size; server 0 leads. Each follower applies each
+  // committed transaction pick(4) * follower_lag_ms after the leader (and
+  // after the one before). See docs/ensemble.md.
+  int servers = 1;
+  TimeMs follower_lag_ms = 10;
 };
 
 class World {
@@ -51,8 +58,10 @@ class World {
   // A new client handle with a new session, starting to connect now. Clients
   // of the same `process` crash together; -1 gives the client its own. The
   // `flavour` is the client library it behaves like (flavour.h).
+  // `servers` is its connect string, as server indexes (empty: all of
+  // them): shuffled once, each connection attempt takes the next one.
   Client& open(std::string name, int session_timeout_ms = 4000, int process = -1,
-               Flavour flavour = Flavour::C);
+               Flavour flavour = Flavour::C, std::vector<int> servers = {});
   // Another handle on the same session (threads of one process sharing a
   // zhandle): same session, own default watcher and name.
   Client& share(Client& client, std::string name);
@@ -85,7 +94,13 @@ class World {
   void set_step_limit(std::uint64_t limit);
   bool step_limit_reached() const;
 
+  // The leader: the ground truth of what is committed.
   Server& server();
+  // Server `index` of the ensemble (0: the leader), with what it has applied.
+  Server& server(int index);
+  int server_count() const;
+  // The server `client` is connected to; -1 while it is not connected.
+  int server_of(const Client& client) const;
   const Trace& trace() const;
   Trace& trace();
   DecisionSource& decisions();

@@ -34,6 +34,7 @@ std::string_view server_action_name(std::int32_t code) {
     case ServerAction::SessionExpired: return "session expired";
     case ServerAction::SessionClosed: return "session closed";
     case ServerAction::Reaped: return "reaped";
+    case ServerAction::ConnectionRefused: return "connection refused";
   }
   return "?";
 }

@@ -12,6 +12,7 @@
 
 #include "zksim/scenarios/history.h"
 #include "zksim/scenarios/property.h"
+#include "zksim/trace.h"
 
 #include <map>
 #include <optional>
@@ -262,5 +263,14 @@ std::vector<Violation> check_barrier(const History& h);
 
 // Leaks at quiescence, from the server's ground truth.
 std::vector<Violation> check_no_leaks(const std::vector<std::string>& nodes_left, std::size_t watches_left);
+
+// sequential-consistency, per client, from the trace: the zxid of each
+// reply (the answering server's state for a read, the transaction's for a
+// write) is never below that of an earlier reply to the same client. This is
+// ZooKeeper's single system image with read-your-writes: it breaks if a
+// client reconnects to a server behind what it saw, or a server answers a
+// write before it applied it. Replies the client library made up itself
+// (zxid 0) are left out. One violation per client, at its first step back.
+std::vector<Violation> check_sequential_consistency(const std::vector<TraceEvent>& trace);
 
 }  // namespace zksim::scenarios

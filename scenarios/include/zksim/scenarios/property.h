@@ -31,6 +31,7 @@ namespace zksim::scenarios {
   X(Liveness, "liveness", "once faults heal, every live waiter is served")                                        \
   X(Progress, "progress", "without faults, waiters are served promptly")                                          \
   X(NoLeaks, "no-leaks", "no node or watch is left behind")                                                       \
+  X(SequentialConsistency, "sequential-consistency", "a client's replies never go back to an older state")    \
   X(Runaway, "runaway", "the run ends within its budget of steps")
 
 enum class Property : int {

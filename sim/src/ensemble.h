@@ -1,0 +1,123 @@
+// The servers of a world: replicas of one ZooKeeper state, each a
+// zksim::Server, server 0 the leader. The leader orders every transaction:
+// it applies it at once, and so decides its zxid and its outcome. Each
+// follower applies the committed transactions in zxid order, each one a
+// drawn lag after the last (Learner.processPacket's COMMIT); what a
+// client's own server must answer once it has caught up (a write's reply,
+// a sync, a read behind the session's pending write) waits in that
+// server's queue. An ensemble of one has no followers, keeps no log and
+// draws nothing.
+//
+// The ensemble does not know connections or clients: a Waiter is opaque to
+// it, and the host hears of each step through Hooks.
+#pragma once
+
+#include "zksim/decision.h"
+#include "zksim/server.h"
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zksim {
+
+// Who is answered once the client's own server has applied (or reached)
+// what the answer waits for.
+struct Waiter {
+  int server = -1;  // the server the client is connected to
+  std::uint64_t conn = 0;
+  std::uint32_t xid = 0;
+};
+
+// A committed transaction, as every follower replays it.
+struct Txn {
+  enum class Kind : std::uint8_t { OpenSession, CloseSession, Expire, Write, Reap, SetCversion };
+  Kind kind = Kind::Write;
+  Zxid zxid;        // the last zxid it made (a reap makes one per node)
+  TimeMs time = 0;  // the leader's clock, so every replica stamps the same times
+  SessionId session;
+  int timeout_ms = 0;                      // OpenSession: as requested
+  std::shared_ptr<const Request> request;  // Write
+  std::string path;                        // SetCversion
+  std::int32_t cversion = 0;               // SetCversion
+  Waiter waiter;
+};
+
+// An item of a follower's queue: a committed transaction to apply, or an
+// answer due once the follower has applied everything before it.
+struct Pending {
+  std::shared_ptr<const Txn> txn;
+  Waiter waiter;
+  SessionId session;
+  std::shared_ptr<const Request> request;  // to serve there then (a read, a sync)
+  std::optional<Outcome> outcome;          // or the leader's answer (a write that made no txn)
+  // Or the answer to a connect of a session the follower has not applied
+  // the createSession of yet.
+  bool connect = false;
+};
+
+class Ensemble {
+ public:
+  struct Hooks {
+    // Runs `fn` at simulated time `t`, after what is already due then.
+    std::function<void(TimeMs, std::function<void()>)> at;
+    // Follower `server` applied `txn`; `outs` are its outcomes there, whose
+    // notifications are for the watches held on that server.
+    std::function<void(int server, const Txn& txn, std::vector<Outcome>& outs)> applied;
+    // Follower `server` reached `pending`, an answer (not a txn).
+    std::function<void(int server, Pending& pending)> reached;
+  };
+  // How many lags a follower draws from, each `lag_ms` long (0: none).
+  static constexpr std::uint32_t kLagChoices = 4;
+
+  // REQUIRES: servers >= 1.
+  Ensemble(int servers, const ServerConfig& config, DecisionSource& decisions, TimeMs lag_ms,
+           Hooks hooks);
+
+  int size() const { return static_cast<int>(servers_.size()); }
+  int leader_index() const { return 0; }
+  bool is_leader(int server) const { return server == leader_index(); }
+  Server& server(int i) { return *servers_[static_cast<std::size_t>(i)]; }
+  Server& leader() { return server(leader_index()); }
+
+  // The leader's transactions, each as zksim::Server's of the same name,
+  // then handed to every follower. `waiter` is answered by its server once
+  // that server has applied the transaction (a follower; the leader's
+  // own clients are answered by the caller at once).
+  SessionGrant open_session(int requested_timeout_ms, TimeMs now, Waiter waiter);
+  Outcome close_session(SessionId session, TimeMs now, Waiter waiter);
+  Outcome expire(SessionId session, TimeMs now);
+  std::vector<Outcome> reap(TimeMs now);
+  Error force_cversion(const std::string& path, std::int32_t cversion);
+  // Applies a request on the leader; a write's transaction (failed ones
+  // included) goes to the followers, a read or a write that made none
+  // (an expired session, a dropped connection) goes nowhere.
+  Outcome apply(SessionId session, const Request& request, TimeMs now, ChildOrder* order,
+                Waiter waiter);
+
+  // Queues `pending` on follower `f` behind everything committed so far.
+  // REQUIRES: !is_leader(f).
+  void defer(int f, Pending pending, TimeMs now);
+
+ private:
+  struct Follower {
+    std::deque<Pending> queue;
+    TimeMs last_due = 0;  // the queue's items fall due in order
+  };
+  // Hands `txn` to every follower, each at a drawn lag after `txn.time`.
+  void commit(Txn txn);
+  void push(int f, Pending pending, TimeMs due);
+  // Applies or reaches the front of follower `f`'s queue.
+  void advance(int f);
+
+  std::vector<std::unique_ptr<Server>> servers_;
+  std::vector<Follower> followers_;  // by server index; the leader's stays empty
+  DecisionSource& decisions_;
+  TimeMs lag_ms_;
+  Hooks hooks_;
+};
+
+}  // namespace zksim
