@@ -30,7 +30,8 @@ CommandSpec serve_spec() {
                   {"--tick-ms", "N", "the server's tickTime: session timeouts are clamped to 2..20 ticks (default 2000)"}},
       .details = "Prints 'serving on ADDRESS:PORT' once it listens, and serves until SIGINT or SIGTERM.\n"
                  "The server speaks ZooKeeper 3.8's client protocol as Debian's 3.8 server does\n"
-                 "(docs/wire.md): one standalone server, state in memory, time from the wall clock.\n\n"
+                 "(docs/wire.md): one standalone server, state in memory, time from the wall clock.\n"
+                 "It answers the four-letter words ruok, srvr, stat, mntr, cons, wchs and isro.\n\n"
                  "Exit status: 0 when stopped by SIGINT or SIGTERM, 2 on bad input or when it cannot\n"
                  "listen (the address is taken, ...)."};
 }

@@ -1,5 +1,6 @@
 #include "zksim/wire/frontend.h"
 
+#include "frontend_impl.h"
 #include "zksim/wire/connect.h"
 #include "zksim/wire/frame.h"
 #include "zksim/wire/reply.h"
@@ -13,10 +14,6 @@
 namespace zksim::wire {
 
 namespace {
-
-// ZooKeeper's default znode.container.checkIntervalMs: how often the
-// ContainerManager looks for empty containers and expired TTL nodes.
-constexpr TimeMs kReapIntervalMs = 60000;
 
 std::uint64_t splitmix64(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
@@ -85,73 +82,125 @@ std::string session_password(SessionId session) {
   return out;
 }
 
-struct Frontend::Impl {
-  struct Connection {
-    std::string ip;
-    Bytes inbox;
-    SessionId session;
-    bool connected = false;  // the handshake is done
-    bool closed = false;
-  };
-
-  explicit Impl(Server& s) : server(s) {}
-
-  Server& server;
-  std::map<ConnectionId, Connection> connections;
-  std::map<SessionId, ConnectionId> connection_of;
-  // whoAmI's list: the ids the session authenticated as, in order.
-  std::map<SessionId, std::vector<ClientInfo>> auth_ids;
-  ConnectionId next_id = 1;
-  TimeMs next_reap = kReapIntervalMs;
-  // Nodes whose data is null: the real server keeps a null from create or
-  // setData and returns it as null, the simulated tree keeps strings. Every
-  // create and setData of a path sets or clears its entry, so an entry
-  // outlives its node only while no node is there to read.
-  std::set<std::string> null_data;
-
-  void remember_nulls(const RequestFrame& f, const Outcome& o);
-
-  void close(ConnectionId id, std::vector<Delivery>& out, Bytes last = {}) {
-    Connection& c = connections.at(id);
-    out.push_back(Delivery{id, std::move(last), true});
-    detach(id, c);
+const char* last_op_name(OpCode code) {
+  switch (code) {
+    case OpCode::Ping: return "PING";
+    case OpCode::CreateSession: return "SESS";
+    case OpCode::Multi: return "MULT";
+    case OpCode::MultiRead: return "MLTR";
+    case OpCode::Create:
+    case OpCode::Create2:
+    case OpCode::CreateContainer:
+    case OpCode::CreateTtl: return "CREA";
+    case OpCode::Delete:
+    case OpCode::DeleteContainer: return "DELE";
+    case OpCode::SetData: return "SETD";
+    case OpCode::Reconfig: return "RECO";
+    case OpCode::SetAcl: return "SETA";
+    case OpCode::CloseSession: return "CLOS";
+    case OpCode::Sync: return "SYNC";
+    case OpCode::Check: return "CHEC";
+    case OpCode::Exists: return "EXIS";
+    case OpCode::GetData: return "GETD";
+    case OpCode::SetWatches: return "SETW";
+    case OpCode::SetWatches2: return "STW2";
+    case OpCode::AddWatch: return "ADDW";
+    case OpCode::GetAcl: return "GETA";
+    case OpCode::GetChildren:
+    case OpCode::GetChildren2: return "GETC";
+    case OpCode::GetAllChildrenNumber: return "GETACN";
+    case OpCode::CheckWatches: return "CHKW";
+    case OpCode::RemoveWatches: return "REMW";
+    case OpCode::WhoAmI: return "HOMI";
+    case OpCode::GetEphemerals: return "GETE";
+    default: return "NA";
   }
-  void detach(ConnectionId id, Connection& c) {
-    c.closed = true;
-    c.inbox.clear();
-    auto it = connection_of.find(c.session);
-    if (it != connection_of.end() && it->second == id) {
-      connection_of.erase(it);
-      if (server.session_alive(c.session)) server.connection_closed(c.session);
+}
+
+void Frontend::Impl::send(ConnectionId id, Bytes bytes, std::vector<Delivery>& out, bool response) {
+  ++counters.sent;
+  if (auto it = connections.find(id); it != connections.end()) ++it->second.stats.sent;
+  if (response) {
+    const auto size = static_cast<std::int64_t>(bytes.size()) - 4;
+    counters.last_response_size = size;
+    if (counters.min_response_size < 0 || size < counters.min_response_size) counters.min_response_size = size;
+    counters.max_response_size = std::max(counters.max_response_size, size);
+  }
+  out.push_back(Delivery{id, std::move(bytes), false});
+}
+
+void Frontend::Impl::close(ConnectionId id, std::vector<Delivery>& out, Bytes last) {
+  Connection& c = connections.at(id);
+  if (!last.empty()) {
+    ++counters.sent;
+    ++c.stats.sent;
+  }
+  out.push_back(Delivery{id, std::move(last), true});
+  detach(id, c);
+}
+
+void Frontend::Impl::detach(ConnectionId id, Connection& c) {
+  c.closed = true;
+  c.inbox.clear();
+  auto it = connection_of.find(c.session);
+  if (it != connection_of.end() && it->second == id) {
+    connection_of.erase(it);
+    if (server.session_alive(c.session)) server.connection_closed(c.session);
+  }
+}
+
+void Frontend::Impl::notify(const std::vector<Notification>& events, std::vector<Delivery>& out) {
+  for (const Notification& n : events) {
+    auto it = connection_of.find(n.session);
+    if (it != connection_of.end()) send(it->second, encode_notification(n.event), out);
+  }
+}
+
+void Frontend::Impl::answered(Connection& c, OpCode code, std::int32_t xid, TimeMs now) {
+  if (xid >= 0) c.stats.last_cxid = xid;  // not the special xids
+  c.stats.last_op = last_op_name(code);
+  c.stats.last_zxid = server.last_zxid().value;
+  c.stats.last_response = now;
+}
+
+void Frontend::Impl::expire(TimeMs now, std::vector<Delivery>& out) {
+  if (const auto due = server.next_expiry(); due && *due <= now) {
+    bool expired = false;
+    for (const Outcome& o : server.expire_due(now)) {
+      notify(o.notifications, out);
+      expired = true;
     }
+    if (expired) close_dead(out);
   }
-  void send(ConnectionId id, Bytes bytes, std::vector<Delivery>& out) {
-    out.push_back(Delivery{id, std::move(bytes), false});
-  }
-  // Watch events go to the connections of the sessions they are for.
-  void notify(const std::vector<Notification>& events, std::vector<Delivery>& out) {
-    for (const Notification& n : events) {
-      auto it = connection_of.find(n.session);
-      if (it != connection_of.end()) send(it->second, encode_notification(n.event), out);
+  // NIOServerCnxnFactory's connection expiry: a connection without a
+  // session that has sent nothing for sessionlessCnxnTimeout.
+  if (now >= next_sessionless) {
+    next_sessionless = kNever;
+    std::vector<ConnectionId> silent;
+    for (const auto& [id, c] : connections) {
+      if (c.closed || c.connected) continue;
+      const TimeMs due = c.last_heard + options.sessionless_timeout_ms;
+      if (due <= now) {
+        silent.push_back(id);
+      } else {
+        next_sessionless = std::min(next_sessionless, due);
+      }
     }
+    for (ConnectionId id : silent) close(id, out);
   }
-  void expire(TimeMs now, std::vector<Delivery>& out) {
-    for (const Outcome& o : server.expire_due(now)) notify(o.notifications, out);
-    std::vector<ConnectionId> dead;
-    for (const auto& [session, id] : connection_of) {
-      if (!server.session_alive(session)) dead.push_back(id);
-    }
-    for (ConnectionId id : dead) close(id, out);
-    if (now >= next_reap) {
-      for (const Outcome& o : server.reap(now)) notify(o.notifications, out);
-      next_reap = now + kReapIntervalMs;
-    }
+  if (now >= next_reap) {
+    for (const Outcome& o : server.reap(now)) notify(o.notifications, out);
+    next_reap = now + options.reap_interval_ms;
   }
+}
 
-  void handshake(ConnectionId id, Connection& c, ByteView body, TimeMs now, std::vector<Delivery>& out);
-  void request(ConnectionId id, Connection& c, ByteView body, TimeMs now, std::vector<Delivery>& out);
-  void execute(ConnectionId id, Connection& c, const RequestFrame& f, TimeMs now, std::vector<Delivery>& out);
-};
+void Frontend::Impl::close_dead(std::vector<Delivery>& out) {
+  std::vector<ConnectionId> dead;
+  for (const auto& [session, id] : connection_of) {
+    if (!server.session_alive(session)) dead.push_back(id);
+  }
+  for (ConnectionId id : dead) close(id, out);
+}
 
 // ZooKeeperServer.processConnectRequest: a client that has seen a later
 // zxid than ours is refused; session 0 opens a session; another session id
@@ -173,6 +222,7 @@ void Frontend::Impl::handshake(ConnectionId id, Connection& c, ByteView body, Ti
     rsp.session_id = g.id.value;
     rsp.password = session_password(g.id);
     c.session = g.id;
+    answered(c, OpCode::CreateSession, 0, now);  // FinalRequestProcessor's createSession: "SESS", cxid 0
   } else {
     const SessionId s{req->session_id};
     if (!server.session_alive(s) || req->password != session_password(s)) {
@@ -189,7 +239,7 @@ void Frontend::Impl::handshake(ConnectionId id, Connection& c, ByteView body, Ti
   }
   c.connected = true;
   connection_of[c.session] = id;
-  send(id, encode_connect_response(rsp), out);
+  send(id, encode_connect_response(rsp), out, /*response=*/false);
 }
 
 void Frontend::Impl::request(ConnectionId id, Connection& c, ByteView body, TimeMs now,
@@ -200,6 +250,7 @@ void Frontend::Impl::request(ConnectionId id, Connection& c, ByteView body, Time
     // a zxid of its own; the simulated server has no such transaction, so
     // the reply carries the last zxid (docs/wire.md).
     server.touch(c.session, now);
+    if (a->action != AnswerAction::Close) answered(c, static_cast<OpCode>(a->type), a->xid, now);
     if (a->action == AnswerAction::Close) {
       close(id, out);
     } else if (a->action == AnswerAction::ReplyThenClose) {
@@ -224,6 +275,7 @@ void Frontend::Impl::execute(ConnectionId id, Connection& c, const RequestFrame&
     }
     notify(o.notifications, out);
     remember_nulls(f, o);
+    answered(c, f.code, f.xid, now);
     // A lone check that succeeds gets no reply from the 3.8 server (its
     // SetDataResponse of a null Stat fails to serialize); copied.
     if (f.code == OpCode::Check && o.error == Error::Ok) return;
@@ -244,6 +296,7 @@ void Frontend::Impl::execute(ConnectionId id, Connection& c, const RequestFrame&
   }
   if (std::holds_alternative<PingRequest>(f.body)) {
     server.touch(s, now);
+    answered(c, f.code, f.xid, now);
     send(id, header_only(f.xid, last, Error::Ok), out);
   } else if (std::holds_alternative<CloseSessionRequest>(f.body)) {
     const Outcome o = server.close_session(s, now);
@@ -256,6 +309,7 @@ void Frontend::Impl::execute(ConnectionId id, Connection& c, const RequestFrame&
     server.touch(s, now);
     const Error e = server.add_auth(s, a->scheme, a->auth);
     if (e != Error::Ok) {
+      ++counters.auth_failed;
       close(id, out, header_only(f.xid, 0, Error::AuthFailed));
       return;
     }
@@ -266,11 +320,13 @@ void Frontend::Impl::execute(ConnectionId id, Connection& c, const RequestFrame&
   } else if (const auto* cw = std::get_if<CheckWatchesRequest>(&f.body)) {
     server.touch(s, now);
     const bool held = holds_watch(server.watches_of(s), cw->path, cw->type);
+    answered(c, f.code, f.xid, now);
     send(id, header_only(f.xid, last, held ? Error::Ok : Error::NoWatcher), out);
   } else if (std::holds_alternative<WhoAmIRequest>(f.body)) {
     server.touch(s, now);
     WhoAmIResponse who{{ClientInfo{"ip", c.ip}}};
     for (const ClientInfo& i : auth_ids[s]) who.infos.push_back(i);
+    answered(c, f.code, f.xid, now);
     send(id, *encode_reply(make_reply(f, last, Error::Ok, std::move(who))), out);
   } else if (const auto* m = std::get_if<MultiReadRequest>(&f.body)) {
     // Each op answered on its own; their watch flags are ignored.
@@ -293,6 +349,7 @@ void Frontend::Impl::execute(ConnectionId id, Connection& c, const RequestFrame&
       if (const auto* kids = std::get_if<ChildrenResponse>(&o.response)) r.value = *kids;
       results.results.push_back(std::move(r));
     }
+    answered(c, f.code, f.xid, now);
     send(id, *encode_reply(make_reply(f, server.last_zxid().value, Error::Ok, std::move(results))), out);
   }
 }
@@ -321,23 +378,42 @@ void Frontend::Impl::remember_nulls(const RequestFrame& f, const Outcome& o) {
   }
 }
 
-Frontend::Frontend(Server& server) : impl_(std::make_unique<Impl>(server)) {}
+Frontend::Frontend(Server& server, FrontendOptions options)
+    : impl_(std::make_unique<Impl>(server, options)) {}
 Frontend::~Frontend() = default;
 
-ConnectionId Frontend::open(std::string client_ip) {
+ConnectionId Frontend::open(std::string client_ip, int client_port, TimeMs now) {
   const ConnectionId id = impl_->next_id++;
-  impl_->connections[id].ip = std::move(client_ip);
+  Impl::Connection& c = impl_->connections[id];
+  c.ip = std::move(client_ip);
+  c.port = client_port;
+  c.opened = now;
+  impl_->heard(c, now);
   return id;
 }
 
 std::vector<Delivery> Frontend::receive(ConnectionId id, ByteView bytes, TimeMs now) {
   std::vector<Delivery> out;
   Impl& m = *impl_;
-  m.expire(now, out);
   auto it = m.connections.find(id);
-  if (it == m.connections.end() || it->second.closed) return out;
+  if (it == m.connections.end() || it->second.closed) {
+    m.expire(now, out);
+    return out;
+  }
   Impl::Connection& c = it->second;
+  m.heard(c, now);  // before expire: these bytes are not silence
+  m.expire(now, out);
+  if (c.closed) return out;  // its session expired just now
   c.inbox.insert(c.inbox.end(), bytes.begin(), bytes.end());
+  // NIOServerCnxn.readLength: before the handshake, a length that spells a
+  // four-letter word is that command; its answer is sent and the
+  // connection closed.
+  if (!c.connected && c.inbox.size() >= 4) {
+    if (auto reply = m.four_letter(c, ByteView(c.inbox).first(4), now)) {
+      m.close(id, out, Bytes(reply->begin(), reply->end()));
+      return out;
+    }
+  }
   std::size_t used = 0;
   while (!c.closed) {
     const FrameScan scan = scan_frame(ByteView(c.inbox).subspan(used),
@@ -347,6 +423,8 @@ std::vector<Delivery> Frontend::receive(ConnectionId id, ByteView bytes, TimeMs 
       m.close(id, out);
       break;
     }
+    ++m.counters.received;
+    ++c.stats.received;
     if (c.connected) {
       m.request(id, c, scan.body, now, out);
     } else {
@@ -360,8 +438,9 @@ std::vector<Delivery> Frontend::receive(ConnectionId id, ByteView bytes, TimeMs 
 
 void Frontend::lost(ConnectionId id) {
   auto it = impl_->connections.find(id);
-  if (it == impl_->connections.end() || it->second.closed) return;
-  impl_->detach(id, it->second);
+  if (it == impl_->connections.end()) return;
+  if (!it->second.closed) impl_->detach(id, it->second);
+  impl_->connections.erase(it);
 }
 
 std::vector<Delivery> Frontend::advance(TimeMs now) {
@@ -371,13 +450,24 @@ std::vector<Delivery> Frontend::advance(TimeMs now) {
 }
 
 std::optional<TimeMs> Frontend::next_deadline() const {
-  const std::optional<TimeMs> expiry = impl_->server.next_expiry();
-  return expiry ? std::min(*expiry, impl_->next_reap) : impl_->next_reap;
+  TimeMs next = std::min(impl_->next_reap, impl_->next_sessionless);
+  if (const std::optional<TimeMs> expiry = impl_->server.next_expiry()) next = std::min(next, *expiry);
+  return next;
 }
 
 SessionId Frontend::session_of(ConnectionId id) const {
   auto it = impl_->connections.find(id);
   return it == impl_->connections.end() ? SessionId{} : it->second.session;
+}
+
+std::vector<ConnectionInfo> Frontend::connections() const {
+  std::vector<ConnectionInfo> out;
+  for (const auto& [id, c] : impl_->connections) {
+    if (c.closed) continue;
+    out.push_back(ConnectionInfo{id, c.address(), c.session,
+                                 c.connected ? impl_->server.session_timeout_ms(c.session) : 0});
+  }
+  return out;
 }
 
 }  // namespace zksim::wire

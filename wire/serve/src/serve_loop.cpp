@@ -71,7 +71,6 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
   if (on_listening) on_listening(ntohs(addr.sin_port));
 
   Server server(options.server);
-  Frontend frontend(server);
   std::map<ConnectionId, Client> clients;
   // The server's time: the wall clock's milliseconds since 1970 at the
   // start (ctime and mtime read as the real server's do), advanced by the
@@ -84,6 +83,9 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
                                               std::chrono::steady_clock::now() - start)
                                               .count());
   };
+  FrontendOptions frontend_options;
+  frontend_options.origin = epoch_ms;
+  Frontend frontend(server, frontend_options);
   auto dispatch = [&](std::vector<Delivery> deliveries) {
     for (Delivery& d : deliveries) {
       auto it = clients.find(d.connection);
@@ -142,7 +144,11 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
     }
     // Connections the frontend closed, once their last bytes are out (the
     // frontend may close one while serving another: a reconnect, an expiry).
-    std::erase_if(clients, [](const auto& entry) { return entry.second.closing && entry.second.out.empty(); });
+    std::erase_if(clients, [&](const auto& entry) {
+      if (!entry.second.closing || !entry.second.out.empty()) return false;
+      frontend.lost(entry.first);
+      return true;
+    });
 
     if (fds[0].revents & POLLIN) {
       for (;;) {
@@ -154,7 +160,7 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
         setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         char ip[INET_ADDRSTRLEN] = {};
         inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof ip);
-        clients[frontend.open(ip)].fd = std::move(fd);
+        clients[frontend.open(ip, ntohs(peer.sin_port), now_ms())].fd = std::move(fd);
       }
     }
   }

@@ -4,7 +4,9 @@
 // hands both in, so a run fed the same bytes at the same times answers the
 // same. Each connection goes through the connect handshake, then each
 // request is decoded (zksim/wire/request.h), applied to the server, and
-// answered as the 3.8 server answers it (docs/wire.md).
+// answered as the 3.8 server answers it (docs/wire.md). A connection whose
+// first four bytes are a four-letter word ("ruok", "srvr", ...) gets that
+// word's answer instead, and is closed.
 #pragma once
 
 #include "zksim/server.h"
@@ -28,34 +30,57 @@ struct Delivery {
   friend bool operator==(const Delivery&, const Delivery&) = default;
 };
 
+struct FrontendOptions {
+  // The server's time when it started: `mntr`'s uptime counts from it.
+  TimeMs origin = 0;
+  // How often containers and TTL nodes are reaped
+  // (znode.container.checkIntervalMs; ZooKeeper's default).
+  TimeMs reap_interval_ms = 60000;
+  // A connection that has not completed its handshake is closed once it
+  // has sent nothing for this long (zookeeper.nio.sessionlessCnxnTimeout;
+  // the real server's expiry queue closes it 10 to 20 s after, in buckets).
+  TimeMs sessionless_timeout_ms = 10000;
+};
+
+// A connection as the control interface lists it.
+struct ConnectionInfo {
+  ConnectionId id = 0;
+  std::string address;  // "ip:port" of the client
+  SessionId session;    // 0 before the handshake
+  int timeout_ms = 0;   // the session's negotiated timeout
+};
+
 class Frontend {
  public:
   // REQUIRES: `server` outlives the frontend.
-  explicit Frontend(Server& server);
+  explicit Frontend(Server& server, FrontendOptions options = {});
   ~Frontend();
   Frontend(const Frontend&) = delete;
   Frontend& operator=(const Frontend&) = delete;
 
-  // A client connected from `client_ip`.
-  ConnectionId open(std::string client_ip = "127.0.0.1");
+  // A client connected from `client_ip`:`client_port` at `now`.
+  ConnectionId open(std::string client_ip = "127.0.0.1", int client_port = 0, TimeMs now = 0);
   // Bytes the client sent, read at `now`. Returns what to send, in order,
   // to this connection and to the connections of sessions whose watches
   // fired. After a delivery with `close` to a connection, it takes no more
   // bytes (receive returns nothing for it).
   std::vector<Delivery> receive(ConnectionId connection, ByteView bytes, TimeMs now);
-  // The client's side closed, or the socket failed. The session lives on
-  // until it expires or the client reconnects to it.
+  // The connection is gone: the client's side closed, the socket failed, or
+  // the loop closed it after a delivery with `close`. Its session lives on
+  // until it expires or the client reconnects to it. The frontend forgets
+  // the connection.
   void lost(ConnectionId connection);
   // Time passed to `now`: expires the sessions that went silent (their
-  // connections are closed, other sessions' watches fire) and reaps empty
-  // containers and TTL nodes.
+  // connections are closed, other sessions' watches fire), closes
+  // connections silent too long before their handshake, and reaps empty containers and TTL nodes.
   std::vector<Delivery> advance(TimeMs now);
   // When advance has something to do next, if ever.
   std::optional<TimeMs> next_deadline() const;
 
   // The session a connection is attached to (0 before the handshake).
   SessionId session_of(ConnectionId connection) const;
-
+  // Every open connection, by id.
+  std::vector<ConnectionInfo> connections() const;
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
