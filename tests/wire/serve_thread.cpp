@@ -14,22 +14,26 @@ namespace zksim::wire::test {
 ServeOptions ServeThread::defaults() {
   ServeOptions o;
   o.port = 0;
+  o.control_port = 0;
   o.server.tick_ms = 200;
+  o.container_check_ms = 1000;
   return o;
 }
 
 ServeThread::ServeThread(ServeOptions options) {
-  std::promise<int> ports;
+  std::promise<Listening> ports;
   auto listening = ports.get_future();
   loop_ = std::thread([this, options, &ports] {
     bool told = false;
-    error_ = serve(options, stop_, [&](int port) {
+    error_ = serve(options, stop_, [&](const Listening& l) {
       told = true;
-      ports.set_value(port);
+      ports.set_value(l);
     });
-    if (!told) ports.set_value(0);
+    if (!told) ports.set_value(Listening{});
   });
-  port_ = listening.get();
+  const Listening l = listening.get();
+  port_ = l.port;
+  control_port_ = l.control_port;
 }
 
 ServeThread::~ServeThread() { stop(); }

@@ -19,18 +19,21 @@ class ServeThread {
   ServeThread& operator=(const ServeThread&) = delete;
 
   int port() const { return port_; }
+  int control_port() const { return control_port_; }  // 0: none
   std::string hosts() const { return "127.0.0.1:" + std::to_string(port_); }
   // What serve() returned; valid after stop().
   const std::string& error() const { return error_; }
   void stop();
 
-  // Port 0 (any), no control port, tickTime 200 as the tests' real server.
+  // Port 0 (any), a control port (any), tickTime 200 and containers
+  // checked every second, as the tests' real server.
   static ServeOptions defaults();
 
  private:
   std::atomic<bool> stop_{false};
   std::thread loop_;
   int port_ = 0;
+  int control_port_ = 0;
   std::string error_;
 };
 

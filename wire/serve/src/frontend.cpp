@@ -6,6 +6,8 @@
 #include "zksim/wire/reply.h"
 #include "zksim/wire/request.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -149,11 +151,50 @@ void Frontend::Impl::detach(ConnectionId id, Connection& c) {
   }
 }
 
-void Frontend::Impl::notify(const std::vector<Notification>& events, std::vector<Delivery>& out) {
-  for (const Notification& n : events) {
+void Frontend::Impl::notify(const Outcome& o, std::vector<Delivery>& out) {
+  for (const Notification& n : o.notifications) {
     auto it = connection_of.find(n.session);
-    if (it != connection_of.end()) send(it->second, encode_notification(n.event), out);
+    if (it == connection_of.end()) continue;
+    record(TraceKind::Watch, n.session, o.zxid.value, static_cast<std::int32_t>(n.event.type), 0, 0, n.event.path);
+    send(it->second, encode_notification(n.event), out);
   }
+}
+
+void Frontend::Impl::record(TraceKind kind, SessionId session, std::int64_t zxid, std::int32_t code,
+                            std::int32_t code2, std::int32_t xid, std::string_view path, std::string_view detail) {
+  if (options.trace_limit == 0) return;
+  if (trace.size() == options.trace_limit) {
+    trace.pop_front();
+    ++trace_dropped;
+  }
+  trace.push_back(TraceEvent{.time = now - options.origin,
+                             .kind = kind,
+                             .client = lane(session),
+                             .session = session,
+                             .zxid = zxid,
+                             .code = code,
+                             .code2 = code2,
+                             .xid = static_cast<std::uint32_t>(xid),
+                             .path = std::string(path),
+                             .detail = std::string(detail)});
+}
+
+std::string_view path_of(const Request& r) {
+  return std::visit(
+      [](const auto& q) -> std::string_view {
+        using Q = std::decay_t<decltype(q)>;
+        if constexpr (std::is_same_v<Q, MultiRequest>) {
+          if (q.ops.empty()) return {};
+          return std::visit([](const auto& op) -> std::string_view { return op.path; }, q.ops.front());
+        } else if constexpr (std::is_same_v<Q, SetWatchesRequest>) {
+          return {};
+        } else if constexpr (std::is_same_v<Q, GetEphemeralsRequest>) {
+          return q.prefix;
+        } else {
+          return q.path;
+        }
+      },
+      r);
 }
 
 void Frontend::Impl::answered(Connection& c, OpCode code, std::int32_t xid, TimeMs now) {
@@ -165,12 +206,17 @@ void Frontend::Impl::answered(Connection& c, OpCode code, std::int32_t xid, Time
 
 void Frontend::Impl::expire(TimeMs now, std::vector<Delivery>& out) {
   if (const auto due = server.next_expiry(); due && *due <= now) {
-    bool expired = false;
-    for (const Outcome& o : server.expire_due(now)) {
-      notify(o.notifications, out);
-      expired = true;
+    // expire_due does not say whose sessions went: those due, no longer alive.
+    std::vector<SessionId> due_now;
+    for (SessionId s : server.sessions()) {
+      if (const auto d = server.deadline(s); d && *d <= now) due_now.push_back(s);
     }
-    if (expired) close_dead(out);
+    for (const Outcome& o : server.expire_due(now)) notify(o, out);
+    for (SessionId s : due_now) {
+      if (!server.session_alive(s)) record(TraceKind::Server, s, server.last_zxid().value,
+                                           static_cast<std::int32_t>(ServerAction::SessionExpired));
+    }
+    close_dead(out);
   }
   // NIOServerCnxnFactory's connection expiry: a connection without a
   // session that has sent nothing for sessionlessCnxnTimeout.
@@ -189,7 +235,11 @@ void Frontend::Impl::expire(TimeMs now, std::vector<Delivery>& out) {
     for (ConnectionId id : silent) close(id, out);
   }
   if (now >= next_reap) {
-    for (const Outcome& o : server.reap(now)) notify(o.notifications, out);
+    for (const Outcome& o : server.reap(now)) {
+      record(TraceKind::Server, SessionId{}, o.zxid.value, static_cast<std::int32_t>(ServerAction::Reaped),
+             static_cast<std::int32_t>(o.error));
+      notify(o, out);
+    }
     next_reap = now + options.reap_interval_ms;
   }
 }
@@ -200,6 +250,7 @@ void Frontend::Impl::close_dead(std::vector<Delivery>& out) {
     if (!server.session_alive(session)) dead.push_back(id);
   }
   for (ConnectionId id : dead) close(id, out);
+  std::erase_if(drops, [&](const auto& d) { return !server.session_alive(d.first); });
 }
 
 // ZooKeeperServer.processConnectRequest: a client that has seen a later
@@ -223,6 +274,9 @@ void Frontend::Impl::handshake(ConnectionId id, Connection& c, ByteView body, Ti
     rsp.password = session_password(g.id);
     c.session = g.id;
     answered(c, OpCode::CreateSession, 0, now);  // FinalRequestProcessor's createSession: "SESS", cxid 0
+    lane_of.emplace(g.id, static_cast<int>(lane_of.size()));
+    record(TraceKind::Server, g.id, g.zxid.value, static_cast<std::int32_t>(ServerAction::SessionOpened), 0, 0, {},
+           c.address());
   } else {
     const SessionId s{req->session_id};
     if (!server.session_alive(s) || req->password != session_password(s)) {
@@ -232,6 +286,7 @@ void Frontend::Impl::handshake(ConnectionId id, Connection& c, ByteView body, Ti
     }
     if (auto old = connection_of.find(s); old != connection_of.end()) close(old->second, out);
     server.touch(s, now);
+    record(TraceKind::Annotation, s, server.last_zxid().value, 0, 0, 0, {}, "reconnected from " + c.address());
     rsp.timeout_ms = server.session_timeout_ms(s);
     rsp.session_id = s.value;
     rsp.password = session_password(s);
@@ -268,14 +323,34 @@ void Frontend::Impl::execute(ConnectionId id, Connection& c, const RequestFrame&
   const SessionId s = c.session;
   const std::int64_t last = server.last_zxid().value;
   if (const auto* r = std::get_if<Request>(&f.body)) {
-    const Outcome o = server.apply(s, with_failing_ops(*r, f.ops), now);
+    const auto kind = static_cast<std::int32_t>(r->index());
+    const std::string_view path = path_of(*r);
+    record(TraceKind::Request, s, 0, kind, 0, f.xid, path);
+    const std::optional<FaultKind> drop = take_drop(s, *r);
+    if (drop == FaultKind::DropBeforeApply) {
+      record(TraceKind::Fault, s, last, static_cast<std::int32_t>(*drop), 0, f.xid, path, "request lost");
+      close(id, out);
+      return;
+    }
+    Outcome o = server.apply(s, with_failing_ops(*r, f.ops), now);
     if (o.connection_dropped) {
       close(id, out);
       return;
     }
-    notify(o.notifications, out);
+    if (drop == FaultKind::DropAfterApply) {
+      // The reply goes with the connection, and so do the session's own watch events.
+      record(TraceKind::Fault, s, o.zxid.value, static_cast<std::int32_t>(*drop), 0, f.xid, path,
+             fmt::format("applied {}, reply lost", o.error));
+      std::erase_if(o.notifications, [&](const Notification& n) { return n.session == s; });
+      notify(o, out);
+      remember_nulls(f, o);
+      close(id, out);
+      return;
+    }
+    notify(o, out);
     remember_nulls(f, o);
     answered(c, f.code, f.xid, now);
+    record(TraceKind::Response, s, o.zxid.value, static_cast<std::int32_t>(o.error), kind, f.xid, path);
     // A lone check that succeeds gets no reply from the 3.8 server (its
     // SetDataResponse of a null Stat fails to serialize); copied.
     if (f.code == OpCode::Check && o.error == Error::Ok) return;
@@ -299,10 +374,13 @@ void Frontend::Impl::execute(ConnectionId id, Connection& c, const RequestFrame&
     answered(c, f.code, f.xid, now);
     send(id, header_only(f.xid, last, Error::Ok), out);
   } else if (std::holds_alternative<CloseSessionRequest>(f.body)) {
+    record(TraceKind::Request, s, 0, -1, 0, f.xid);
     const Outcome o = server.close_session(s, now);
+    record(TraceKind::Server, s, o.zxid.value, static_cast<std::int32_t>(ServerAction::SessionClosed));
     connection_of.erase(s);  // the session is gone: nothing to detach
     auth_ids.erase(s);
-    notify(o.notifications, out);
+    drops.erase(s);
+    notify(o, out);
     close(id, out, header_only(f.xid, o.zxid.value, o.error));
   } else if (const auto* a = std::get_if<AuthRequest>(&f.body)) {
     // processPacket: zxid 0; a failure closes the connection.
@@ -395,15 +473,21 @@ ConnectionId Frontend::open(std::string client_ip, int client_port, TimeMs now) 
 std::vector<Delivery> Frontend::receive(ConnectionId id, ByteView bytes, TimeMs now) {
   std::vector<Delivery> out;
   Impl& m = *impl_;
+  m.now = now;
+  m.release(now, out);
   auto it = m.connections.find(id);
   if (it == m.connections.end() || it->second.closed) {
     m.expire(now, out);
+    m.hold(out);
     return out;
   }
   Impl::Connection& c = it->second;
   m.heard(c, now);  // before expire: these bytes are not silence
   m.expire(now, out);
-  if (c.closed) return out;  // its session expired just now
+  if (c.closed) {  // its session expired just now
+    m.hold(out);
+    return out;
+  }
   c.inbox.insert(c.inbox.end(), bytes.begin(), bytes.end());
   // NIOServerCnxn.readLength: before the handshake, a length that spells a
   // four-letter word is that command; its answer is sent and the
@@ -411,6 +495,7 @@ std::vector<Delivery> Frontend::receive(ConnectionId id, ByteView bytes, TimeMs 
   if (!c.connected && c.inbox.size() >= 4) {
     if (auto reply = m.four_letter(c, ByteView(c.inbox).first(4), now)) {
       m.close(id, out, Bytes(reply->begin(), reply->end()));
+      m.hold(out);
       return out;
     }
   }
@@ -433,6 +518,7 @@ std::vector<Delivery> Frontend::receive(ConnectionId id, ByteView bytes, TimeMs 
     used += scan.consumed;
   }
   if (!c.closed) c.inbox.erase(c.inbox.begin(), c.inbox.begin() + static_cast<std::ptrdiff_t>(used));
+  m.hold(out);
   return out;
 }
 
@@ -441,16 +527,21 @@ void Frontend::lost(ConnectionId id) {
   if (it == impl_->connections.end()) return;
   if (!it->second.closed) impl_->detach(id, it->second);
   impl_->connections.erase(it);
+  impl_->pauses.erase(id);
 }
 
 std::vector<Delivery> Frontend::advance(TimeMs now) {
   std::vector<Delivery> out;
+  impl_->now = now;
+  impl_->release(now, out);
   impl_->expire(now, out);
+  impl_->hold(out);
   return out;
 }
 
 std::optional<TimeMs> Frontend::next_deadline() const {
   TimeMs next = std::min(impl_->next_reap, impl_->next_sessionless);
+  for (const auto& [id, until] : impl_->pauses) next = std::min(next, until);
   if (const std::optional<TimeMs> expiry = impl_->server.next_expiry()) next = std::min(next, *expiry);
   return next;
 }
@@ -464,7 +555,7 @@ std::vector<ConnectionInfo> Frontend::connections() const {
   std::vector<ConnectionInfo> out;
   for (const auto& [id, c] : impl_->connections) {
     if (c.closed) continue;
-    out.push_back(ConnectionInfo{id, c.address(), c.session,
+    out.push_back(ConnectionInfo{id, c.address(), c.session, impl_->lane(c.session),
                                  c.connected ? impl_->server.session_timeout_ms(c.session) : 0});
   }
   return out;

@@ -1,7 +1,9 @@
-// The frontend's state, shared by its parts: the protocol (frontend.cpp)
-// and the four-letter words (four_letter.cpp).
+// The frontend's state, shared by its parts: the protocol (frontend.cpp),
+// the four-letter words (four_letter.cpp) and the faults (faults.cpp).
 #pragma once
 
+#include "zksim/fault.h"
+#include "zksim/trace.h"
 #include "zksim/wire/frontend.h"
 #include "zksim/wire/opcode.h"
 #include "zksim/wire/reply.h"
@@ -9,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -53,6 +56,8 @@ struct Frontend::Impl {
     bool closed = false;       // the frontend closed it; the loop has not said it is gone
     bool four_letter = false;  // it asked a four-letter word
     CnxnStats stats;
+    // Deliveries held while a pause (pauses) is in force.
+    std::vector<Delivery> held;
     std::string address() const { return ip + ":" + std::to_string(port); }
   };
 
@@ -77,14 +82,37 @@ struct Frontend::Impl {
   // outlives its node only while no node is there to read.
   std::set<std::string> null_data;
 
+  // Drops armed by drop_next, per session, in the order armed.
+  struct ArmedDrop {
+    FaultKind kind = FaultKind::DropBeforeApply;
+    RequestMatch match;
+  };
+  std::map<SessionId, std::vector<ArmedDrop>> drops;
+  // Connections with a pause in force, and until when.
+  std::map<ConnectionId, TimeMs> pauses;
+
+  // The trace: the last options.trace_limit events, and how many went before.
+  std::deque<TraceEvent> trace;
+  std::size_t trace_dropped = 0;
+  std::map<SessionId, int> lane_of;
+  TimeMs now = 0;  // of the call being served: the trace's clock
+  void record(TraceKind kind, SessionId session, std::int64_t zxid, std::int32_t code, std::int32_t code2 = 0,
+              std::int32_t xid = 0, std::string_view path = {}, std::string_view detail = {});
+  // A session's lane, or -1 for none (the server's lane).
+  int lane(SessionId session) const {
+    auto it = lane_of.find(session);
+    return it == lane_of.end() ? -1 : it->second;
+  }
+
   // --- sending (frontend.cpp): every frame out goes through these, which count it ---
   // `response`: a reply or notification, whose size the server's stats keep.
   void send(ConnectionId id, Bytes bytes, std::vector<Delivery>& out, bool response = true);
   // Sends `last` (if any), then closes; the session's watches go with the connection.
   void close(ConnectionId id, std::vector<Delivery>& out, Bytes last = {});
   void detach(ConnectionId id, Connection& c);
-  // Watch events go to the connections of the sessions they are for.
-  void notify(const std::vector<Notification>& events, std::vector<Delivery>& out);
+  // The watch events an operation fired go to the connections of the
+  // sessions they are for.
+  void notify(const Outcome& o, std::vector<Delivery>& out);
   // ServerCnxn.updateStatsForResponse: the connection's last operation.
   void answered(Connection& c, OpCode code, std::int32_t xid, TimeMs now);
   void expire(TimeMs now, std::vector<Delivery>& out);
@@ -102,6 +130,14 @@ struct Frontend::Impl {
                std::vector<Delivery>& out);
   void remember_nulls(const RequestFrame& f, const Outcome& o);
 
+  // --- faults (faults.cpp) ---
+  // The drop armed for this request of the session, if one matches; it is then disarmed.
+  std::optional<FaultKind> take_drop(SessionId session, const Request& request);
+  // Moves deliveries to paused connections into their `held` queues.
+  void hold(std::vector<Delivery>& out);
+  // Sends what paused connections held once their pause is over.
+  void release(TimeMs now, std::vector<Delivery>& out);
+
   // --- four-letter words (four_letter.cpp) ---
   // The reply to the word in the first four bytes of a connection, or
   // nullopt when they are no word the 3.8 server knows (they are then a
@@ -111,5 +147,8 @@ struct Frontend::Impl {
 
 // ServerCnxn's short name of an operation (cons' "lop").
 const char* last_op_name(OpCode code);
+// The path a request names, for the trace and RequestMatch: a multi's
+// first op's, getEphemerals' prefix, none for setWatches.
+std::string_view path_of(const Request& r);
 
 }  // namespace zksim::wire

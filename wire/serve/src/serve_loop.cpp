@@ -20,6 +20,8 @@ namespace zksim::wire {
 namespace {
 
 constexpr int kPollCapMs = 100;
+// A control request's head may be at most this long (431 otherwise).
+constexpr std::size_t kMaxHttpHead = 16 * 1024;
 
 class Fd {
  public:
@@ -45,33 +47,71 @@ bool set_nonblocking(int fd) {
 
 std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
-struct Client {
-  Fd fd;
-  Bytes out;
-  bool closing = false;  // the frontend closed it: flush, then close
-};
-
-}  // namespace
-
-std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
-                  const std::function<void(int port)>& on_listening) {
-  Fd listener(::socket(AF_INET, SOCK_STREAM, 0));
+// A non-blocking listener on host:port; `port` is set to the port taken.
+std::string listen_on(const std::string& host, int& port, Fd& listener) {
+  listener = Fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (listener.get() < 0) return errno_text("socket");
   const int one = 1;
   setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<std::uint16_t>(options.port));
-  if (inet_pton(AF_INET, options.host.c_str(), &addr.sin_addr) != 1) return "not an IPv4 address: " + options.host;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  if (inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) return "not an IPv4 address: " + host;
   if (::bind(listener.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return errno_text("bind");
-  if (::listen(listener.get(), 64) != 0) return errno_text("listen");
+  if (::listen(listener.get(), SOMAXCONN) != 0) return errno_text("listen");
   if (!set_nonblocking(listener.get())) return errno_text("fcntl");
   socklen_t len = sizeof addr;
   getsockname(listener.get(), reinterpret_cast<sockaddr*>(&addr), &len);
-  if (on_listening) on_listening(ntohs(addr.sin_port));
+  port = ntohs(addr.sin_port);
+  return "";
+}
+
+struct Peer {
+  Fd fd;
+  std::string ip;
+  int port = 0;
+};
+// Accepts one pending connection, non-blocking; nullopt when none is left.
+std::optional<Peer> accept_one(int listener) {
+  sockaddr_in peer{};
+  socklen_t peer_len = sizeof peer;
+  Peer p{Fd(::accept4(listener, reinterpret_cast<sockaddr*>(&peer), &peer_len, SOCK_NONBLOCK | SOCK_CLOEXEC))};
+  if (p.fd.get() < 0) return std::nullopt;
+  const int one = 1;
+  setsockopt(p.fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  char ip[INET_ADDRSTRLEN] = {};
+  inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof ip);
+  p.ip = ip;
+  p.port = ntohs(peer.sin_port);
+  return p;
+}
+
+// A connection of either listener: the bytes to send, and whether to close
+// once they are sent.
+struct Client {
+  Fd fd;
+  Bytes out;
+  bool closing = false;
+  std::string http_in;  // the control interface's: the request head read so far
+};
+
+}  // namespace
+
+std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
+                  const std::function<void(const Listening&)>& on_listening) {
+  Listening ports{options.port, 0};
+  Fd listener;
+  if (std::string e = listen_on(options.host, ports.port, listener); !e.empty()) return e;
+  Fd control_listener;
+  if (options.control_port >= 0) {
+    ports.control_port = options.control_port;
+    if (std::string e = listen_on(options.host, ports.control_port, control_listener); !e.empty()) {
+      return "control port: " + e;
+    }
+  }
+  if (on_listening) on_listening(ports);
 
   Server server(options.server);
-  std::map<ConnectionId, Client> clients;
   // The server's time: the wall clock's milliseconds since 1970 at the
   // start (ctime and mtime read as the real server's do), advanced by the
   // steady clock, so that a clock step cannot expire sessions.
@@ -85,7 +125,10 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
   };
   FrontendOptions frontend_options;
   frontend_options.origin = epoch_ms;
+  frontend_options.reap_interval_ms = options.container_check_ms;
   Frontend frontend(server, frontend_options);
+  std::map<ConnectionId, Client> clients;
+  std::map<int, Client> controls;  // by fd
   auto dispatch = [&](std::vector<Delivery> deliveries) {
     for (Delivery& d : deliveries) {
       auto it = clients.find(d.connection);
@@ -94,18 +137,61 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
       it->second.closing |= d.close;
     }
   };
+  // Reads what a peer sent; false when the peer is gone.
+  std::vector<std::uint8_t> buffer(64 * 1024);
+  auto read_from = [&](Client& c, auto&& take) {
+    const ssize_t n = ::recv(c.fd.get(), buffer.data(), buffer.size(), 0);
+    if (n > 0) {
+      take(ByteView(buffer.data(), static_cast<std::size_t>(n)));
+      return true;
+    }
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
+  };
+  // Sends what is queued; false when the peer is gone.
+  auto write_to = [&](Client& c) {
+    const ssize_t n = ::send(c.fd.get(), c.out.data(), c.out.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      c.out.erase(c.out.begin(), c.out.begin() + n);
+      return true;
+    }
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
+  };
+  // A control request, once its head is in.
+  auto control_request = [&](Client& c) {
+    const std::size_t head = http_head_size(c.http_in);
+    HttpResponse response;
+    if (head == 0 && c.http_in.size() <= kMaxHttpHead) return;
+    if (head == 0) {
+      response = HttpResponse{431, "application/json", "{\"command\":null,\"error\":\"request head too long\"}\n"};
+    } else if (auto request = parse_http_head(std::string_view(c.http_in).substr(0, head))) {
+      ControlResult r = control(*request, frontend, now_ms(), options.draw);
+      dispatch(std::move(r.deliveries));
+      response = std::move(r.response);
+    } else {
+      response = HttpResponse{400, "application/json", "{\"command\":null,\"error\":\"not an HTTP/1.x request\"}\n"};
+    }
+    const std::string bytes = encode_http(response);
+    c.out.assign(bytes.begin(), bytes.end());
+    c.closing = true;
+    c.http_in.clear();
+  };
 
   std::vector<pollfd> fds;
-  std::vector<ConnectionId> ids;  // fds[i + 1] belongs to ids[i]
-  std::vector<std::uint8_t> buffer(64 * 1024);
+  std::vector<ConnectionId> ids;  // the protocol's connections, after the listeners
+  std::vector<int> control_fds;   // then the control connections
   while (!stop.load()) {
-    fds.assign(1, pollfd{listener.get(), POLLIN, 0});
+    fds.assign({pollfd{listener.get(), POLLIN, 0}, pollfd{control_listener.get(), POLLIN, 0}});
     ids.clear();
+    control_fds.clear();
     for (const auto& [id, c] : clients) {
       short events = c.closing ? 0 : POLLIN;
       if (!c.out.empty()) events |= POLLOUT;
       fds.push_back(pollfd{c.fd.get(), events, 0});
       ids.push_back(id);
+    }
+    for (const auto& [fd, c] : controls) {
+      fds.push_back(pollfd{fd, static_cast<short>(c.closing ? POLLOUT : POLLIN), 0});
+      control_fds.push_back(fd);
     }
     int timeout = kPollCapMs;
     if (const auto deadline = frontend.next_deadline()) {
@@ -116,27 +202,15 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
     dispatch(frontend.advance(now_ms()));
 
     for (std::size_t i = 0; i < ids.size(); ++i) {
-      const short got = fds[i + 1].revents;
+      const short got = fds[i + 2].revents;
       auto it = clients.find(ids[i]);
       if (it == clients.end() || got == 0) continue;
       Client& c = it->second;
       bool gone = false;
       if ((got & (POLLIN | POLLHUP | POLLERR)) && !c.closing) {
-        const ssize_t n = ::recv(c.fd.get(), buffer.data(), buffer.size(), 0);
-        if (n > 0) {
-          dispatch(frontend.receive(ids[i], ByteView(buffer.data(), static_cast<std::size_t>(n)), now_ms()));
-        } else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-          gone = true;
-        }
+        gone = !read_from(c, [&](ByteView bytes) { dispatch(frontend.receive(ids[i], bytes, now_ms())); });
       }
-      if (!gone && (got & POLLOUT) && !c.out.empty()) {
-        const ssize_t n = ::send(c.fd.get(), c.out.data(), c.out.size(), MSG_NOSIGNAL);
-        if (n > 0) {
-          c.out.erase(c.out.begin(), c.out.begin() + n);
-        } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-          gone = true;
-        }
-      }
+      if (!gone && (got & POLLOUT) && !c.out.empty()) gone = !write_to(c);
       if (gone) {
         frontend.lost(ids[i]);
         clients.erase(it);
@@ -150,17 +224,30 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
       return true;
     });
 
+    for (std::size_t i = 0; i < control_fds.size(); ++i) {
+      const short got = fds[ids.size() + 2 + i].revents;
+      auto it = controls.find(control_fds[i]);
+      if (got == 0 || it == controls.end()) continue;
+      Client& c = it->second;
+      bool gone = false;
+      if (!c.closing && (got & (POLLIN | POLLHUP | POLLERR))) {
+        gone = !read_from(c, [&](ByteView bytes) { c.http_in.append(bytes.begin(), bytes.end()); });
+        if (!gone) control_request(c);
+      } else if (c.closing && (got & (POLLOUT | POLLHUP | POLLERR))) {
+        gone = !write_to(c) || c.out.empty();
+      }
+      if (gone) controls.erase(it);
+    }
+
     if (fds[0].revents & POLLIN) {
-      for (;;) {
-        sockaddr_in peer{};
-        socklen_t peer_len = sizeof peer;
-        Fd fd(::accept(listener.get(), reinterpret_cast<sockaddr*>(&peer), &peer_len));
-        if (fd.get() < 0) break;
-        if (!set_nonblocking(fd.get())) continue;
-        setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        char ip[INET_ADDRSTRLEN] = {};
-        inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof ip);
-        clients[frontend.open(ip, ntohs(peer.sin_port), now_ms())].fd = std::move(fd);
+      while (auto peer = accept_one(listener.get())) {
+        clients[frontend.open(peer->ip, peer->port, now_ms())].fd = std::move(peer->fd);
+      }
+    }
+    if (fds[1].revents & POLLIN) {
+      while (auto peer = accept_one(control_listener.get())) {
+        const int fd = peer->fd.get();
+        controls[fd].fd = std::move(peer->fd);
       }
     }
   }
