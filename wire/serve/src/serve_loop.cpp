@@ -1,5 +1,6 @@
 #include "zksim/wire/serve_loop.h"
 
+#include "zksim/wire/frame.h"
 #include "zksim/wire/frontend.h"
 
 #include <arpa/inet.h>
@@ -22,6 +23,18 @@ namespace {
 constexpr int kPollCapMs = 100;
 // A control request's head may be at most this long (431 otherwise).
 constexpr std::size_t kMaxHttpHead = 16 * 1024;
+// A connection with this much unsent is not read until it drains: a client
+// that never reads cannot grow the server without bound. Its pings go
+// unread too, so its session expires, which closes the connection.
+// (ZooKeeper's throttle likewise stops reading a connection; its replies
+// it queues without a bound.) Frames are handed to the frontend one at a
+// time for this, since one small request may ask for a megabyte.
+constexpr std::size_t kMaxUnsent = 4 * 1024 * 1024;
+// A connection being closed gets this long to take its last bytes.
+constexpr TimeMs kCloseLingerMs = 2000;
+// After accept fails for want of file descriptors, the listener rests this
+// long (it stays readable: polling it at once would spin).
+constexpr TimeMs kAcceptRestMs = 50;
 
 class Fd {
  public:
@@ -90,10 +103,26 @@ std::optional<Peer> accept_one(int listener) {
 // once they are sent.
 struct Client {
   Fd fd;
+  Bytes in;  // read, not yet handed to the frontend (held back while `out` is full)
   Bytes out;
   bool closing = false;
+  TimeMs close_by = 0;  // when closing: closed then, drained or not
   std::string http_in;  // the control interface's: the request head read so far
 };
+
+// Accepts what is pending on `listener`; false when it ran out of file
+// descriptors (the rest stay pending).
+template <class F>
+bool accept_all(int listener, F&& take) {
+  for (;;) {
+    auto peer = accept_one(listener);
+    if (peer) {
+      take(std::move(*peer));
+      continue;
+    }
+    return errno != EMFILE && errno != ENFILE && errno != ENOBUFS && errno != ENOMEM;
+  }
+}
 
 }  // namespace
 
@@ -133,9 +162,27 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
     for (Delivery& d : deliveries) {
       auto it = clients.find(d.connection);
       if (it == clients.end()) continue;
-      it->second.out.insert(it->second.out.end(), d.bytes.begin(), d.bytes.end());
-      it->second.closing |= d.close;
+      Client& c = it->second;
+      c.out.insert(c.out.end(), d.bytes.begin(), d.bytes.end());
+      if (d.close && !c.closing) {
+        c.closing = true;
+        c.close_by = now_ms() + kCloseLingerMs;
+      }
     }
+  };
+  // Hands what a connection sent to the frontend, a frame at a time, while
+  // its unsent bytes are under kMaxUnsent. Whatever is no complete frame
+  // (a partial one, a four-letter word, a bad length) goes in whole: the
+  // frontend decides.
+  auto feed = [&](ConnectionId id, Client& c) {
+    const auto max = static_cast<std::int32_t>(options.server.max_request_bytes);
+    while (!c.in.empty() && !c.closing && c.out.size() < kMaxUnsent) {
+      const FrameScan scan = scan_frame(c.in, max);
+      const std::size_t n = scan.status == FrameStatus::Complete ? scan.consumed : c.in.size();
+      dispatch(frontend.receive(id, ByteView(c.in).first(n), now_ms()));
+      c.in.erase(c.in.begin(), c.in.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    if (c.closing) c.in.clear();
   };
   // Reads what a peer sent; false when the peer is gone.
   std::vector<std::uint8_t> buffer(64 * 1024);
@@ -173,18 +220,22 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
     const std::string bytes = encode_http(response);
     c.out.assign(bytes.begin(), bytes.end());
     c.closing = true;
+    c.close_by = now_ms() + kCloseLingerMs;
     c.http_in.clear();
   };
 
   std::vector<pollfd> fds;
   std::vector<ConnectionId> ids;  // the protocol's connections, after the listeners
   std::vector<int> control_fds;   // then the control connections
+  TimeMs accept_rest_until = 0;
   while (!stop.load()) {
-    fds.assign({pollfd{listener.get(), POLLIN, 0}, pollfd{control_listener.get(), POLLIN, 0}});
+    const bool accepting = now_ms() >= accept_rest_until;
+    fds.assign({pollfd{accepting ? listener.get() : -1, POLLIN, 0},
+                pollfd{accepting ? control_listener.get() : -1, POLLIN, 0}});
     ids.clear();
     control_fds.clear();
     for (const auto& [id, c] : clients) {
-      short events = c.closing ? 0 : POLLIN;
+      short events = c.closing || c.out.size() >= kMaxUnsent ? 0 : POLLIN;
       if (!c.out.empty()) events |= POLLOUT;
       fds.push_back(pollfd{c.fd.get(), events, 0});
       ids.push_back(id);
@@ -193,7 +244,7 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
       fds.push_back(pollfd{fd, static_cast<short>(c.closing ? POLLOUT : POLLIN), 0});
       control_fds.push_back(fd);
     }
-    int timeout = kPollCapMs;
+    int timeout = accepting ? kPollCapMs : static_cast<int>(kAcceptRestMs);
     if (const auto deadline = frontend.next_deadline()) {
       const TimeMs wait = *deadline - now_ms();
       timeout = static_cast<int>(std::max<TimeMs>(0, std::min<TimeMs>(timeout, wait)));
@@ -207,22 +258,31 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
       if (it == clients.end() || got == 0) continue;
       Client& c = it->second;
       bool gone = false;
-      if ((got & (POLLIN | POLLHUP | POLLERR)) && !c.closing) {
-        gone = !read_from(c, [&](ByteView bytes) { dispatch(frontend.receive(ids[i], bytes, now_ms())); });
+      if ((got & (POLLIN | POLLHUP | POLLERR)) && !c.closing && c.out.size() < kMaxUnsent) {
+        gone = !read_from(c, [&](ByteView bytes) {
+          c.in.insert(c.in.end(), bytes.begin(), bytes.end());
+          feed(ids[i], c);
+        });
       }
-      if (!gone && (got & POLLOUT) && !c.out.empty()) gone = !write_to(c);
+      if (!gone && (got & POLLOUT) && !c.out.empty()) {
+        gone = !write_to(c);
+        if (!gone) feed(ids[i], c);  // what waited for room
+      }
       if (gone) {
         frontend.lost(ids[i]);
         clients.erase(it);
       }
     }
-    // Connections the frontend closed, once their last bytes are out (the
-    // frontend may close one while serving another: a reconnect, an expiry).
+    // Connections the frontend closed, once their last bytes are out or
+    // their time is up (the frontend may close one while serving another: a
+    // reconnect, an expiry).
+    const TimeMs now = now_ms();
     std::erase_if(clients, [&](const auto& entry) {
-      if (!entry.second.closing || !entry.second.out.empty()) return false;
+      if (!entry.second.closing || (!entry.second.out.empty() && now < entry.second.close_by)) return false;
       frontend.lost(entry.first);
       return true;
     });
+    std::erase_if(controls, [&](const auto& entry) { return now >= entry.second.close_by; });
 
     for (std::size_t i = 0; i < control_fds.size(); ++i) {
       const short got = fds[ids.size() + 2 + i].revents;
@@ -239,17 +299,22 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
       if (gone) controls.erase(it);
     }
 
+    bool out_of_fds = false;
     if (fds[0].revents & POLLIN) {
-      while (auto peer = accept_one(listener.get())) {
-        clients[frontend.open(peer->ip, peer->port, now_ms())].fd = std::move(peer->fd);
-      }
+      out_of_fds |= !accept_all(listener.get(), [&](Peer peer) {
+        clients[frontend.open(peer.ip, peer.port, now_ms())].fd = std::move(peer.fd);
+      });
     }
     if (fds[1].revents & POLLIN) {
-      while (auto peer = accept_one(control_listener.get())) {
-        const int fd = peer->fd.get();
-        controls[fd].fd = std::move(peer->fd);
-      }
+      out_of_fds |= !accept_all(control_listener.get(), [&](Peer peer) {
+        const int fd = peer.fd.get();
+        Client& c = controls[fd];
+        c.fd = std::move(peer.fd);
+        // A control connection that never sends its request is dropped in time too.
+        c.close_by = now_ms() + 10 * kCloseLingerMs;
+      });
     }
+    if (out_of_fds) accept_rest_until = now_ms() + kAcceptRestMs;
   }
   return "";
 }
