@@ -1,0 +1,499 @@
+#!/usr/bin/python3
+"""kazoo 2.8's recipes (Debian python3-kazoo) on `zksim serve`: concurrent
+clients run Lock, Election, Queue, LockingQueue, Barrier, DoubleBarrier and
+Counter while faults are injected through the control interface; each
+scenario's history is checked by the project's checkers (check_history).
+
+usage: kazoo_recipes.py ZKSIM CHECKER OUTDIR [SCENARIO ...]
+
+Each scenario runs on a fresh `zksim serve` and says what it expects: pass,
+or the violation a known flaw of the recipe shows. On an unexpected verdict
+the history and the server's trace (as zksim timeline draws it) stay in
+OUTDIR. The seed of the faults is printed; ZKSIM_SEED=N replays it (the
+clients' timing still varies). Exits 77 when kazoo is not installed.
+"""
+
+import logging
+import os
+import random
+import sys
+import threading
+import time
+
+try:
+    from kazoo.client import KazooClient
+    from kazoo.exceptions import CancelledError, ConnectionLoss, LockTimeout, SessionExpiredError
+    from kazoo.protocol.states import KazooState
+except ImportError as missing:
+    print("skipped: kazoo is not installed for %s (Debian: python3-kazoo): %s" % (sys.executable, missing))
+    sys.exit(77)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from zksim_harness import (CONNECTION_LOSS, NO_NODE, OPERATION_TIMEOUT, SESSION_EXPIRED, History, Nemesis,
+                           Serve, check, error_code)
+
+RUN_S = 2.5        # how long the clients work in a scenario
+SESSION_S = 2.0    # kazoo's session timeout
+
+
+class Clients:
+    """`n` kazoo clients of one server; each tells the history when its
+    connection is suspended and when its session is lost."""
+
+    def __init__(self, serve, history, n):
+        self.zks = []
+        for i in range(n):
+            zk = KazooClient(hosts=serve.hosts, timeout=SESSION_S,
+                             connection_retry={"max_tries": -1, "delay": 0.05, "max_delay": 0.2},
+                             command_retry={"max_tries": -1, "delay": 0.05, "max_delay": 0.2})
+            zk.add_listener(self._listener(history, i))
+            zk.start(timeout=10)
+            self.zks.append(zk)
+
+    @staticmethod
+    def _listener(history, i):
+        def told(state):
+            if state == KazooState.SUSPENDED:
+                history.note(i, "suspended")
+            elif state == KazooState.LOST:
+                history.note(i, "lost")
+        return told
+
+    def sessions(self):
+        return [zk.client_id[0] if zk.client_id else None for zk in self.zks]
+
+    def stop(self):
+        for zk in self.zks:
+            zk.stop()
+            zk.close()
+
+
+def ended(history, op, e, value=""):
+    """A call ended by an exception: a lost connection leaves it unknown."""
+    code = error_code(e)
+    if isinstance(e, ConnectionLoss):
+        history.info(op, CONNECTION_LOSS, value)
+    elif isinstance(e, (LockTimeout, CancelledError)):
+        history.fail(op, OPERATION_TIMEOUT)
+    elif isinstance(e, SessionExpiredError):
+        history.fail(op, SESSION_EXPIRED)
+    else:
+        history.info(op, code, value)
+
+
+def run_threads(targets):
+    threads = [threading.Thread(target=t, daemon=True) for t in targets]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return all(not t.is_alive() for t in threads)
+
+
+# --- scenarios: each returns (recipe, members, final) for the history; final,
+# if not None, reads (left, counter) with a fresh client once faults stopped ---
+
+def lock(serve, history, clients, until):
+    def worker(i):
+        def run():
+            lk = clients.zks[i].Lock("/lock", "c%d" % i)
+            while time.monotonic() < until:
+                op = history.invoke(i, "acquire")
+                try:
+                    got = lk.acquire(timeout=3)
+                except Exception as e:  # noqa: BLE001 -- every outcome is recorded
+                    ended(history, op, e)
+                    continue
+                if not got:
+                    history.fail(op, OPERATION_TIMEOUT)
+                    continue
+                history.ok(op, lk.node or "")
+                time.sleep(0.03)
+                op = history.invoke(i, "release")
+                try:
+                    lk.release()
+                    history.ok(op)
+                except Exception as e:  # noqa: BLE001
+                    ended(history, op, e)
+        return run
+    run_threads([worker(i) for i in range(len(clients.zks))])
+    return "lock", 0, None
+
+
+def election(serve, history, clients, until):
+    elections = [zk.Election("/election", "c%d" % i) for i, zk in enumerate(clients.zks)]
+
+    def worker(i):
+        def run():
+            while time.monotonic() < until:
+                ops = {"campaign": history.invoke(i, "campaign")}
+
+                def lead():
+                    history.ok(ops["campaign"], "c%d" % i)
+                    ops["campaign"] = None
+                    time.sleep(0.05)
+                    ops["resign"] = history.invoke(i, "resign")
+                try:
+                    elections[i].run(lead)
+                    if ops.get("resign"):
+                        history.ok(ops["resign"])
+                    elif ops["campaign"]:  # cancelled before it led
+                        history.fail(ops["campaign"], OPERATION_TIMEOUT)
+                except Exception as e:  # noqa: BLE001
+                    for op in (ops.get("campaign"), ops.get("resign")):
+                        if op:
+                            ended(history, op, e)
+        return run
+
+    def stopper():
+        time.sleep(max(0.0, until - time.monotonic()))
+        for e in elections:
+            e.cancel()
+    run_threads([worker(i) for i in range(len(clients.zks))] + [stopper])
+    return "election", 0, None
+
+
+def queue_items(path):
+    """What the history's "left" is read with: the items still in a queue."""
+    def read(zk):
+        return [zk.get(path + "/" + name)[0].decode() for name in sorted(zk.get_children(path))], None
+    return read
+
+
+def counter_value(zk):
+    return None, int(zk.get("/counter")[0].decode() or 0)
+
+
+def queue(serve, history, clients, until, producers=2, per_producer=25):
+    queues = [zk.Queue("/queue") for zk in clients.zks]
+    done = threading.Event()
+
+    def producer(i):
+        def run():
+            for k in range(per_producer):
+                value = "p%d-%d" % (i, k)
+                op = history.invoke(i, "put", value)
+                try:
+                    queues[i].put(value.encode())
+                    history.ok(op, value)
+                except Exception as e:  # noqa: BLE001
+                    ended(history, op, e, value)
+                time.sleep(RUN_S / per_producer / 2)
+        return run
+
+    def consumer(i):
+        def run():
+            while time.monotonic() < until + 2 and not (done.is_set() and len(queues[i]) == 0):
+                op = history.invoke(i, "take")
+                try:
+                    got = queues[i].get()
+                except Exception as e:  # noqa: BLE001
+                    ended(history, op, e)
+                    continue
+                if got is None:
+                    history.fail(op, NO_NODE)
+                    time.sleep(0.02)
+                else:
+                    history.ok(op, got.decode())
+        return run
+
+    def produce_all():
+        run_threads([producer(i) for i in range(producers)])
+        done.set()
+    run_threads([produce_all] + [consumer(i) for i in range(producers, len(clients.zks))])
+    return "queue", 0, queue_items("/queue")
+
+
+def queue_lost_reply(serve, history, clients, until):
+    """kazoo's Queue.get deletes the head and retries on a lost connection:
+    when the delete was applied and its reply lost, the retry finds the node
+    gone and takes the next item; the first is lost (a known flaw: its docs
+    say the queue "does not offer reliable consumption")."""
+    q = clients.zks[0].Queue("/queue")
+    for k in range(3):
+        op = history.invoke(0, "put", "v%d" % k)
+        q.put(("v%d" % k).encode())
+        history.ok(op, "v%d" % k)
+    consumer = clients.zks[1].Queue("/queue")
+    serve.command("drop", session=hex(clients.zks[1].client_id[0]), when="after", op="delete", path="/queue/")
+    op = history.invoke(1, "take")
+    try:
+        history.ok(op, consumer.get().decode())
+    except Exception as e:  # noqa: BLE001
+        ended(history, op, e)
+    return "queue", 0, queue_items("/queue")
+
+
+def locking_queue(serve, history, clients, until, producers=2, per_producer=20):
+    queues = [zk.LockingQueue("/lqueue") for zk in clients.zks]
+    done = threading.Event()
+
+    def producer(i):
+        def run():
+            for k in range(per_producer):
+                value = "p%d-%d" % (i, k)
+                op = history.invoke(i, "put", value)
+                try:
+                    queues[i].put(value.encode())
+                    history.ok(op, value)
+                except Exception as e:  # noqa: BLE001
+                    ended(history, op, e, value)
+                time.sleep(RUN_S / per_producer / 2)
+        return run
+
+    def consumer(i):
+        def run():
+            q = queues[i]
+            while time.monotonic() < until + 2 and not (done.is_set() and len(q) == 0):
+                op = history.invoke(i, "take")
+                try:
+                    got = q.get(timeout=0.3)
+                except Exception as e:  # noqa: BLE001
+                    ended(history, op, e)
+                    continue
+                if got is None:
+                    history.fail(op, OPERATION_TIMEOUT)
+                    continue
+                value = got.decode()
+                history.ok(op, value)
+                time.sleep(0.02)
+                op = history.invoke(i, "ack", value)
+                try:
+                    if q.consume():
+                        history.ok(op, value)
+                    else:  # its claim went with its session
+                        history.fail(op, SESSION_EXPIRED)
+                        q.processing_element = None
+                except Exception as e:  # noqa: BLE001
+                    ended(history, op, e, value)
+                    q.processing_element = None
+        return run
+
+    def produce_all():
+        run_threads([producer(i) for i in range(producers)])
+        done.set()
+    run_threads([produce_all] + [consumer(i) for i in range(producers, len(clients.zks))])
+    return "locking-queue", 0, queue_items("/lqueue/entries")
+
+
+def barrier(serve, history, clients, until):
+    rounds = 0
+    while time.monotonic() < until:
+        path = "/barrier/r%d" % rounds
+        rounds += 1
+        op = history.invoke(0, "raise", path)
+        try:
+            clients.zks[0].Barrier(path).create()
+            history.ok(op, path)
+        except Exception as e:  # noqa: BLE001
+            ended(history, op, e, path)
+            continue
+
+        def waiter(i):
+            def run():
+                op = history.invoke(i, "wait", path)
+                try:
+                    if clients.zks[i].Barrier(path).wait(timeout=2):
+                        history.ok(op, path)
+                    else:
+                        history.fail(op, OPERATION_TIMEOUT)
+                except Exception as e:  # noqa: BLE001
+                    ended(history, op, e, path)
+            return run
+
+        def lower():
+            time.sleep(0.2)
+            op = history.invoke(0, "lower", path)
+            try:
+                clients.zks[0].Barrier(path).remove()
+                history.ok(op, path)
+            except Exception as e:  # noqa: BLE001
+                ended(history, op, e, path)
+        run_threads([waiter(i) for i in range(1, len(clients.zks))] + [lower])
+    return "barrier", 0, None
+
+
+def double_barrier(serve, history, clients, until):
+    members = len(clients.zks)
+    rounds = 0
+    while time.monotonic() < until:
+        path = "/dbarrier/r%d" % rounds
+        rounds += 1
+
+        def member(i):
+            def run():
+                b = clients.zks[i].DoubleBarrier(path, members, "c%d" % i)
+                op = history.invoke(i, "enter", path)
+                try:
+                    b.enter()
+                    history.ok(op, path)
+                except Exception as e:  # noqa: BLE001
+                    ended(history, op, e, path)
+                    return
+                time.sleep(0.05)
+                op = history.invoke(i, "leave", path)
+                try:
+                    b.leave()
+                    history.ok(op, path)
+                except Exception as e:  # noqa: BLE001
+                    ended(history, op, e, path)
+            return run
+        if not run_threads([member(i) for i in range(members)]):
+            break
+    return "double-barrier", members, None
+
+
+def double_barrier_connection_loss(serve, history, clients, until):
+    """kazoo 2.8 sends no setWatches after a reconnect: on a connection
+    loss it fires its waiting watchers with a NONE event and forgets them
+    (client.py, _session_callback), and the server drops a connection's
+    watches with it. DoubleBarrier.enter waits for a CREATED event only, so
+    a member whose connection drops while it waits never enters, whatever
+    the server."""
+    path = "/dbarrier/lost"
+    barriers = [zk.DoubleBarrier(path, 3, "c%d" % i) for i, zk in enumerate(clients.zks)]
+
+    def member(i):
+        def run():
+            op = history.invoke(i, "enter", path)
+            try:
+                barriers[i].enter()
+                history.ok(op, path)
+            except Exception as e:  # noqa: BLE001
+                ended(history, op, e, path)
+        return run
+    waiting = threading.Thread(target=member(0), daemon=True)
+    waiting.start()
+    # c0 has created its node and watches for "ready" (the only watch).
+    serve.wait_for(lambda: "Total watches:1" in serve.word("wchs"))
+    serve.command("close", session=hex(clients.zks[0].client_id[0]))
+    serve.wait_for(lambda: clients.zks[0].connected)  # to the same session
+    run_threads([member(1), member(2)])
+    waiting.join(timeout=1)
+    return "double-barrier", 3, None
+
+
+def counter(serve, history, clients, until):
+    def worker(i):
+        def run():
+            c = clients.zks[i].Counter("/counter")
+            while time.monotonic() < until:
+                op = history.invoke(i, "increment")
+                try:
+                    c += 1
+                    history.ok(op, str(c.post_value))
+                except Exception as e:  # noqa: BLE001
+                    ended(history, op, e)
+                time.sleep(0.01)
+        return run
+    run_threads([worker(i) for i in range(len(clients.zks))])
+    return "counter", 0, counter_value
+
+
+def counter_lost_reply(serve, history, clients, until):
+    """kazoo's Counter retries its whole read-modify-write on a lost
+    connection: when the setData was applied and its reply lost, the retry
+    reads the new value and adds again, so one increment counts twice (its
+    docs promise atomic changes, but the retry is not idempotent)."""
+    c = clients.zks[0].Counter("/counter")
+    for _ in range(2):
+        op = history.invoke(0, "increment")
+        c += 1
+        history.ok(op, str(c.post_value))
+    serve.command("drop", session=hex(clients.zks[0].client_id[0]), when="after", op="setData")
+    op = history.invoke(0, "increment")
+    try:
+        c += 1
+        history.ok(op, str(c.post_value))
+    except Exception as e:  # noqa: BLE001
+        ended(history, op, e)
+    return "counter", 0, counter_value
+
+
+ALL_FAULTS = ["expire", "pause", "close", "drop-before", "drop-after"]
+# name: (function, clients, faults, expected violation or None)
+SCENARIOS = {
+    "lock": (lock, 3, ALL_FAULTS, None),
+    "election": (election, 3, ALL_FAULTS, None),
+    "queue": (queue, 4, ["expire", "pause", "close", "drop-before"], None),
+    "queue-lost-reply": (queue_lost_reply, 2, [], "queue-no-loss"),
+    "locking-queue": (locking_queue, 4, ALL_FAULTS, None),
+    "barrier": (barrier, 3, ALL_FAULTS, None),
+    # Pauses shorter than kazoo's read timeout: a lost connection loses the
+    # barrier's watches (double-barrier-connection-loss).
+    "double-barrier": (double_barrier, 3, ["pause"], None),
+    "double-barrier-connection-loss": (double_barrier_connection_loss, 3, [], "liveness"),
+    # A lost reply to setData counts an increment twice (counter-lost-reply).
+    "counter": (counter, 3, ["expire", "pause", "close", "drop-before"], None),
+    "counter-lost-reply": (counter_lost_reply, 1, [], "counter-no-duplicates"),
+}
+
+
+def observe(serve, read):
+    """`read` with a client of its own: the workers' clients may have a drop
+    still armed, or be between sessions."""
+    zk = KazooClient(hosts=serve.hosts, timeout=SESSION_S)
+    zk.start(timeout=10)
+    try:
+        return read(zk)
+    finally:
+        zk.stop()
+        zk.close()
+
+
+def run_scenario(name, zksim, checker, outdir, seed):
+    fn, n, faults, expect = SCENARIOS[name]
+    serve = Serve(zksim)
+    try:
+        history = History()
+        clients = Clients(serve, history, n)
+        # Pauses (200 ms) shorter than the strikes' spacing (250 ms) never add
+        # up to kazoo's read timeout (2/3 of 2 s): a pause alone loses no connection.
+        nemesis = Nemesis(serve, history, clients.sessions, random.Random(seed), faults, every_s=0.25,
+                          pause_ms=200) if faults else None
+        if nemesis:
+            nemesis.start()
+        until = time.monotonic() + RUN_S
+        try:
+            recipe, members, final = fn(serve, history, clients, until)
+        finally:
+            if nemesis:
+                nemesis.stop()
+            clients.stop()
+        left, count = observe(serve, final) if final else (None, None)
+        path = os.path.join(outdir, "kazoo-%s.history.json" % name)
+        history.write(path, recipe, members, left, count)
+        ok, out = check(checker, path, expect)
+        struck = ", ".join("%s c%d" % f for f in nemesis.struck) if nemesis else "none"
+        print("%s: %s (expected %s); faults: %s\n  %s" % (
+            name, "as expected" if ok else "NOT AS EXPECTED", expect or "pass", struck,
+            out.strip().replace("\n", "\n  ")), flush=True)
+        if ok:
+            os.remove(path)
+        else:
+            serve.save_trace(os.path.join(outdir, "kazoo-%s.trace.html" % name))
+        return ok
+    finally:
+        serve.stop()
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    zksim, checker, outdir = sys.argv[1:4]
+    names = sys.argv[4:] or list(SCENARIOS)
+    unknown = [name for name in names if name not in SCENARIOS]
+    if unknown:
+        print("unknown scenario %s; the scenarios: %s" % (", ".join(unknown), ", ".join(SCENARIOS)), file=sys.stderr)
+        return 2
+    os.makedirs(outdir, exist_ok=True)
+    logging.basicConfig(level=logging.CRITICAL)  # kazoo logs every connection loss
+    seed = int(os.environ.get("ZKSIM_SEED", random.randrange(1 << 31)))
+    print("seed %d" % seed)
+    results = [run_scenario(name, zksim, checker, outdir, seed + k) for k, name in enumerate(names)]
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
