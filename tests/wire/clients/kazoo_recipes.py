@@ -343,13 +343,26 @@ def double_barrier(serve, history, clients, until):
     return "double-barrier", members, None
 
 
-def double_barrier_connection_loss(serve, history, clients, until):
+def waiter_loses_its_watch(serve, clients, waiter, watches, wake):
     """kazoo 2.8 sends no setWatches after a reconnect: on a connection
     loss it fires its waiting watchers with a NONE event and forgets them
     (client.py, _session_callback), and the server drops a connection's
-    watches with it. DoubleBarrier.enter waits for a CREATED event only, so
-    a member whose connection drops while it waits never enters, whatever
-    the server."""
+    watches with it. A recipe that waits for one event type only misses
+    the change it waits for, whatever the server (measured on Debian's
+    too). Runs `waiter` (client 0) until the server holds `watches`
+    watches, closes c0's connection, and once c0 is back on its session
+    runs `wake`, the change it waits for; gives the waiter 1 s more."""
+    waiting = threading.Thread(target=waiter, daemon=True)
+    waiting.start()
+    serve.wait_for(lambda: serve.watch_count() == watches)
+    serve.command("close", session=hex(clients.zks[0].client_id[0]))
+    serve.wait_for(lambda: clients.zks[0].connected)
+    wake()
+    waiting.join(timeout=1)
+
+
+def double_barrier_connection_loss(serve, history, clients, until):
+    """DoubleBarrier.enter waits for a CREATED event of "ready" only."""
     path = "/dbarrier/lost"
     barriers = [zk.DoubleBarrier(path, 3, "c%d" % i) for i, zk in enumerate(clients.zks)]
 
@@ -362,15 +375,49 @@ def double_barrier_connection_loss(serve, history, clients, until):
             except Exception as e:  # noqa: BLE001
                 ended(history, op, e, path)
         return run
-    waiting = threading.Thread(target=member(0), daemon=True)
-    waiting.start()
-    # c0 has created its node and watches for "ready" (the only watch).
-    serve.wait_for(lambda: "Total watches:1" in serve.word("wchs"))
-    serve.command("close", session=hex(clients.zks[0].client_id[0]))
-    serve.wait_for(lambda: clients.zks[0].connected)  # to the same session
-    run_threads([member(1), member(2)])
-    waiting.join(timeout=1)
+    waiter_loses_its_watch(serve, clients, member(0), 1, lambda: run_threads([member(1), member(2)]))
     return "double-barrier", 3, None
+
+
+def barrier_connection_loss(serve, history, clients, until):
+    """Barrier.wait (without a timeout) waits for a DELETED event only."""
+    path = "/barrier/lost"
+    op = history.invoke(1, "raise", path)
+    clients.zks[1].Barrier(path).create()
+    history.ok(op, path)
+
+    def wait():
+        op = history.invoke(0, "wait", path)
+        try:
+            clients.zks[0].Barrier(path).wait()
+            history.ok(op, path)
+        except Exception as e:  # noqa: BLE001
+            ended(history, op, e, path)
+
+    def lower():
+        op = history.invoke(1, "lower", path)
+        clients.zks[1].Barrier(path).remove()
+        history.ok(op, path)
+    waiter_loses_its_watch(serve, clients, wait, 1, lower)
+    return "barrier", 0, None
+
+
+def locking_queue_connection_loss(serve, history, clients, until):
+    """LockingQueue.get (without a timeout) waits for a CHILD event only
+    (its watches on entries/ and taken/)."""
+    def take():
+        op = history.invoke(0, "take")
+        try:
+            history.ok(op, clients.zks[0].LockingQueue("/lqueue").get().decode())
+        except Exception as e:  # noqa: BLE001
+            ended(history, op, e)
+
+    def put():
+        op = history.invoke(1, "put", "x")
+        clients.zks[1].LockingQueue("/lqueue").put(b"x")
+        history.ok(op, "x")
+    waiter_loses_its_watch(serve, clients, take, 2, put)
+    return "locking-queue", 0, queue_items("/lqueue/entries")
 
 
 def counter(serve, history, clients, until):
@@ -423,6 +470,8 @@ SCENARIOS = {
     # barrier's watches (double-barrier-connection-loss).
     "double-barrier": (double_barrier, 3, ["pause"], None),
     "double-barrier-connection-loss": (double_barrier_connection_loss, 3, [], "liveness"),
+    "barrier-connection-loss": (barrier_connection_loss, 2, [], "liveness"),
+    "locking-queue-connection-loss": (locking_queue_connection_loss, 2, [], "liveness"),
     # A lost reply to setData counts an increment twice (counter-lost-reply).
     "counter": (counter, 3, ["expire", "pause", "close", "drop-before"], None),
     "counter-lost-reply": (counter_lost_reply, 1, [], "counter-no-duplicates"),

@@ -57,6 +57,13 @@ class Serve:
                 answer += chunk
             return answer.decode()
 
+    def watch_count(self):
+        """The watches the server holds, of every kind (mntr's zk_watch_count)."""
+        for line in self.word("mntr").splitlines():
+            if line.startswith("zk_watch_count\t"):
+                return int(line.split("\t")[1])
+        raise RuntimeError("mntr has no zk_watch_count")
+
     @staticmethod
     def wait_for(condition, timeout_s=10):
         """Polls `condition` until it holds; raises when `timeout_s` passed first."""
