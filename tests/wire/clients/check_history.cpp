@@ -10,7 +10,7 @@
 //   {"type":"fail"|"info","op":K,"time":T,"error":E,"value":V}
 //   {"type":"note","client":C,"time":T,"what":W}
 // in the order recorded; they are replayed in time order (ties in that
-// order). A note "expired" is the server expiring the client's session
+// order, but an expiry first). A note "expired" is the server expiring the client's session
 // (asked through the control interface): from it until the client is told
 // ("suspended" or "lost"), the client cannot know better, and belief
 // checkers leave that stretch out (checkers.h, Window).
@@ -51,8 +51,14 @@ Input read(const nlohmann::json& j) {
   for (const auto& v : j.at("left")) in.left.push_back(v.get<std::string>());
   if (!j.at("counter").is_null()) in.counter = j.at("counter").get<int>();
   std::vector<nlohmann::json> events(j.at("events").begin(), j.at("events").end());
-  std::stable_sort(events.begin(), events.end(),
-                   [](const auto& a, const auto& b) { return a.at("time").template get<TimeMs>() < b.at("time").template get<TimeMs>(); });
+  // By time; at the same millisecond an expiry first: its note carries the
+  // time the server was asked, and what it caused (the client told) may be
+  // recorded in the same millisecond but before the note.
+  const auto key = [](const nlohmann::json& e) {
+    const bool expiry = e.at("type") == "note" && e.at("what") == "expired";
+    return std::pair{e.at("time").get<TimeMs>(), expiry ? 0 : 1};
+  };
+  std::stable_sort(events.begin(), events.end(), [&](const auto& a, const auto& b) { return key(a) < key(b); });
   std::map<int, std::size_t> op_of;     // the file's op -> History's
   std::map<int, std::size_t> told_by;   // client -> its open window
   for (const auto& e : events) {

@@ -26,7 +26,8 @@ SCENARIOS = {"mutex": None, "leader-latch": None}  # name: expected violation (N
 
 
 def run_scenario(serve, classes, name, seed, outdir, checker):
-    path = os.path.join(outdir, "curator-%s.history.json" % name)
+    # Named by the seed: a later run does not overwrite a failure's.
+    path = os.path.join(outdir, "curator-%s.seed%d.history.json" % (name, seed))
     run = subprocess.run(["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classes + ":" + CLASSPATH,
                           "CuratorRecipes", serve.hosts, str(serve.control_port), name, str(seed), path],
                          capture_output=True, text=True, timeout=120)
@@ -40,7 +41,7 @@ def run_scenario(serve, classes, name, seed, outdir, checker):
     if ok:
         os.remove(path)
     else:
-        serve.save_trace(os.path.join(outdir, "curator-%s.trace.html" % name))
+        serve.save_trace(os.path.join(outdir, "curator-%s.seed%d.trace.html" % (name, seed)))
     return ok
 
 

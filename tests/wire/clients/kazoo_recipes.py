@@ -120,6 +120,62 @@ def lock(serve, history, clients, until):
     return "lock", 0, None
 
 
+def lock_pause_after_grant(serve, history, clients, until):
+    """kazoo's Lock.acquire returns True once a getChildren shows its node
+    first, without looking at the connection again: a client paused (a GC
+    pause, or just descheduled) between that read and the return, whose
+    session expires meanwhile, has been told SUSPENDED and still gets True,
+    when another client holds the lock by then. The pause is put there by
+    wrapping c0's get_children; seen without it in about 1 of 25 runs of
+    "lock" with expiries (why that scenario leaves them out)."""
+    zk0, zk1 = clients.zks
+    told = threading.Event()
+    zk0.add_listener(lambda state: told.set() if state == KazooState.SUSPENDED else None)
+    c1_granted = threading.Event()
+
+    def contender():
+        op = history.invoke(1, "acquire")
+        lk = zk1.Lock("/lock", "c1")
+        try:
+            lk.acquire(timeout=10)
+            history.ok(op, lk.node)
+            c1_granted.set()
+            time.sleep(0.3)
+            op = history.invoke(1, "release")
+            lk.release()
+            history.ok(op)
+        except Exception as e:  # noqa: BLE001
+            ended(history, op, e)
+    c1 = threading.Thread(target=contender, daemon=True)
+    read = zk0.get_children
+
+    def paused_after_read(path, *args, **kwargs):
+        children = read(path, *args, **kwargs)
+        del zk0.get_children  # once
+        c1.start()
+        serve.wait_for(lambda: serve.watch_count() == 1)  # c1 waits behind c0
+        asked = history.now()
+        serve.command("expire", session=hex(zk0.client_id[0]))
+        history.note(0, "expired", at=asked)
+        told.wait(10)
+        c1_granted.wait(10)
+        return children
+    zk0.get_children = paused_after_read
+    op = history.invoke(0, "acquire")
+    lk = zk0.Lock("/lock", "c0")
+    try:
+        got = lk.acquire(timeout=10)
+        history.ok(op, lk.node) if got else history.fail(op, OPERATION_TIMEOUT)
+        time.sleep(0.1)
+        op = history.invoke(0, "release")
+        lk.release()
+        history.ok(op)
+    except Exception as e:  # noqa: BLE001
+        ended(history, op, e)
+    c1.join(timeout=10)
+    return "lock", 0, None
+
+
 def election(serve, history, clients, until):
     elections = [zk.Election("/election", "c%d" % i) for i, zk in enumerate(clients.zks)]
 
@@ -461,10 +517,14 @@ def counter_lost_reply(serve, history, clients, until):
 
 
 ALL_FAULTS = ["expire", "pause", "close", "drop-before", "drop-after"]
+NO_EXPIRY = ["pause", "close", "drop-before", "drop-after"]
 # name: (function, clients, faults, the properties it violates or None)
 SCENARIOS = {
-    "lock": (lock, 3, ALL_FAULTS, None),
-    "election": (election, 3, ALL_FAULTS, None),
+    # An expiry may strike between the read that grants and the return
+    # (lock-pause-after-grant): two holders, by chance.
+    "lock": (lock, 3, NO_EXPIRY, None),
+    "lock-pause-after-grant": (lock_pause_after_grant, 2, [], "mutual-exclusion"),
+    "election": (election, 3, NO_EXPIRY, None),
     "queue": (queue, 4, ["expire", "pause", "close", "drop-before"], None),
     "queue-lost-reply": (queue_lost_reply, 2, [], "queue-no-loss,queue-fifo"),
     "locking-queue": (locking_queue, 4, ALL_FAULTS, None),
@@ -513,7 +573,8 @@ def run_scenario(name, zksim, checker, outdir, seed):
                 nemesis.stop()
             clients.stop()
         left, count = observe(serve, final) if final else (None, None)
-        path = os.path.join(outdir, "kazoo-%s.history.json" % name)
+        # Named by the seed: a later run does not overwrite a failure's.
+        path = os.path.join(outdir, "kazoo-%s.seed%d.history.json" % (name, seed))
         history.write(path, recipe, members, left, count)
         ok, out = check(checker, path, expect)
         struck = ", ".join("%s c%d" % f for f in nemesis.struck) if nemesis else "none"
@@ -523,7 +584,7 @@ def run_scenario(name, zksim, checker, outdir, seed):
         if ok:
             os.remove(path)
         else:
-            serve.save_trace(os.path.join(outdir, "kazoo-%s.trace.html" % name))
+            serve.save_trace(os.path.join(outdir, "kazoo-%s.seed%d.trace.html" % (name, seed)))
         return ok
     finally:
         serve.stop()
