@@ -389,7 +389,9 @@ def double_barrier(serve, history, clients, until):
                 except Exception as e:  # noqa: BLE001
                     ended(history, op, e, path)
                     return
-                time.sleep(0.05)
+                # Longer than a pause: a member that lags the others by
+                # their hold never enters (double-barrier-slow-member).
+                time.sleep(0.5)
                 op = history.invoke(i, "leave", path)
                 try:
                     b.leave()
@@ -400,6 +402,61 @@ def double_barrier(serve, history, clients, until):
         if not run_threads([member(i) for i in range(members)]):
             break
     return "double-barrier", members, None
+
+
+def double_barrier_slow_member(serve, history, clients, until):
+    """kazoo's DoubleBarrier.enter looks for "ready" only after creating its
+    node, and the first member to leave deletes "ready": a member slower
+    than the others by their hold (here c0, paused after its create) finds
+    no "ready", too few nodes, and waits for a "ready" nobody creates; the
+    others' leave then waits for its node. Seen by chance with 200 ms
+    pauses and a 50 ms hold (why double-barrier holds 0.5 s)."""
+    path = "/dbarrier/slow"
+    zk0 = clients.zks[0]
+    others_left = threading.Event()
+    make = zk0.create
+
+    def paused_after_create(node, *args, **kwargs):
+        made = make(node, *args, **kwargs)
+        if node.startswith(path + "/"):
+            del zk0.create  # once: c0's own node
+            others_left.wait(10)
+        return made
+    zk0.create = paused_after_create
+
+    leaving = {1: threading.Event(), 2: threading.Event()}
+
+    def member(i):
+        def run():
+            b = clients.zks[i].DoubleBarrier(path, 3, "c%d" % i)
+            op = history.invoke(i, "enter", path)
+            try:
+                b.enter()
+                history.ok(op, path)
+            except Exception as e:  # noqa: BLE001
+                ended(history, op, e, path)
+                return
+            op = history.invoke(i, "leave", path)
+            if i in leaving:
+                leaving[i].set()
+            try:
+                b.leave()
+                history.ok(op, path)
+            except Exception as e:  # noqa: BLE001
+                ended(history, op, e, path)
+        return run
+    slow = threading.Thread(target=member(0), daemon=True)
+    slow.start()
+    serve.wait_for(lambda: clients.zks[1].exists(path) and len(clients.zks[1].get_children(path)) == 1)
+    others = [threading.Thread(target=member(i), daemon=True) for i in (1, 2)]
+    for t in others:
+        t.start()
+    # Both entered and are leaving: "ready" is gone, and a node of theirs.
+    serve.wait_for(lambda: all(e.is_set() for e in leaving.values()) and len(clients.zks[1].get_children(path)) < 3
+                   and not clients.zks[1].exists(path + "/ready"))
+    others_left.set()
+    slow.join(timeout=1)
+    return "double-barrier", 3, None
 
 
 def waiter_loses_its_watch(serve, clients, waiter, watches, wake):
@@ -532,6 +589,7 @@ SCENARIOS = {
     # Pauses shorter than kazoo's read timeout: a lost connection loses the
     # barrier's watches (double-barrier-connection-loss).
     "double-barrier": (double_barrier, 3, ["pause"], None),
+    "double-barrier-slow-member": (double_barrier_slow_member, 3, [], "liveness"),
     "double-barrier-connection-loss": (double_barrier_connection_loss, 3, [], "liveness"),
     "barrier-connection-loss": (barrier_connection_loss, 2, [], "liveness"),
     "locking-queue-connection-loss": (locking_queue_connection_loss, 2, [], "liveness"),

@@ -80,8 +80,12 @@ class Serve:
             out.write(r.read())
 
     def stop(self):
+        """SIGTERM, then waits; raises if the server had died or did not
+        exit 0 (a crash, or a sanitizer's report: on its stderr, above)."""
         self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(timeout=10)
+        status = self.proc.wait(timeout=30)
+        if status != 0:
+            raise RuntimeError("zksim serve exited with status %d" % status)
 
 
 class History:
