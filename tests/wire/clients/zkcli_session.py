@@ -11,7 +11,8 @@ Normalized: the SLF4J warnings dropped; dates, session ids and the port
 replaced by placeholders; lists ZooKeeper gives in no promised order
 (getEphemerals, whoami) sorted; the watch events (printed by the client's event
 thread, so at no fixed place among the commands' output) taken out and
-listed after it, in the order they came. Exits 77 when zkCli or java is
+listed after it, in the order they came, but for the Closed event of
+`quit`, which the JVM's exit may cut off. Exits 77 when zkCli or java is
 absent.
 """
 
@@ -101,6 +102,9 @@ def normalize(out, port):
     identities, start = False, 0  # in whoami's list, from lines[start]
     for line in out.splitlines():
         if line.startswith("SLF4J:") or line in ("WATCHER::", ""):
+            continue
+        # The Closed event of `quit` races the JVM's exit: printed or not.
+        if line == "WatchedEvent state:Closed type:None path:null":
             continue
         if line.startswith("WatchedEvent "):
             events.append(line)
