@@ -98,18 +98,18 @@ def run_zkcli(hosts):
 
 
 def normalize(out, port):
-    lines, events = [], []
+    # The event thread prints "\nWATCHER::" and "\nWatchedEvent ..." with a
+    # println each, which may fall between two prints of a command's line.
+    events = re.findall(r"\n(WatchedEvent [^\n]*)\n", out)
+    out = re.sub(r"\nWATCHER::\n|\nWatchedEvent [^\n]*\n", "", out)
+    # The Closed event of `quit` races the JVM's exit: printed or not.
+    events = [e for e in events if e != "WatchedEvent state:Closed type:None path:null"]
+    lines = []
     identities, start = False, 0  # in whoami's list, from lines[start]
     for line in out.splitlines():
-        if line.startswith("SLF4J:") or line in ("WATCHER::", ""):
+        if line.startswith("SLF4J:") or line == "":
             continue
-        # The Closed event of `quit` races the JVM's exit: printed or not.
-        if line == "WatchedEvent state:Closed type:None path:null":
-            continue
-        if line.startswith("WatchedEvent "):
-            events.append(line)
-            continue
-        line = line.replace(str(port), "PORT")
+        line = line.replace("127.0.0.1:%d" % port, "127.0.0.1:PORT")
         line = re.sub(r"[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \w+ \d{4}", "DATE", line)
         line = re.sub(r"0x[0-9a-f]{9,16}\b", "SESSION", line)
         # Lists in no promised order, which the real server iterates from
