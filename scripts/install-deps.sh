@@ -13,7 +13,9 @@ packages=(
   jq                           # scripts/figures.sh reads the benchmarks' and zksim's JSON reports
   python3                      # tests/docs/tutorial_check.py runs the tutorial's commands
   clang libclang-rt-14-dev     # the wire decoders' libFuzzer smoke test (tests/wire/fuzz)
-  python3-kazoo                # tests/wire/capture/capture.py: kazoo is one of the captured clients
+  python3-kazoo                # tests/wire/capture/capture.py: kazoo is one of the captured clients,
+                               # and tests/wire/clients/kazoo_recipes.py runs its recipes on zksim serve
+  libcurator-recipes-java default-jdk-headless  # tests/wire/clients: Curator's recipes, compiled with javac
 )
 
 missing=()

@@ -1,6 +1,9 @@
-// The two backends of a case and the comparison.
+// The three backends of a case and the comparison: the simulator, the C
+// client against Debian's server, and the C client against `zksim serve`
+// (its loop in a thread of this binary, configured as the real server is).
 #include "harness.h"
 
+#include "serve_thread.h"
 #include "tcp_gate.h"
 #include "zk_server_env.h"
 #include "zksim/real_client.h"
@@ -59,11 +62,19 @@ class SimEnv final : public Env {
   int opened_ = 1;
 };
 
+// A server the C client talks to: Debian's, or `zksim serve`.
+struct Upstream {
+  int port = 0;
+  const char* name = "real";
+  std::string hosts() const { return "127.0.0.1:" + std::to_string(port); }
+};
+
 // Every client connects through its own TcpGate, so expire() can keep it
 // away from the server while another handle closes its session.
 class RealEnv final : public Env {
  public:
-  RealEnv(RealLoop& loop, Recorder& rec, std::string root) : loop_(loop), rec_(rec) {
+  RealEnv(RealLoop& loop, Recorder& rec, std::string root, Upstream upstream)
+      : loop_(loop), rec_(rec), upstream_(upstream) {
     root_ = std::move(root);
     a_ = add(4000);
   }
@@ -82,21 +93,22 @@ class RealEnv final : public Env {
     std::size_t i = 0;
     while (clients_[i].get() != &c) ++i;
     gates_[i]->hold(true);
-    auto r = co_await clients_[i]->expire_from_outside(test::zk_server().hosts());
+    auto r = co_await clients_[i]->expire_from_outside(upstream_.hosts());
     gates_[i]->hold(false);
     bool done = r.ok() && co_await until_expired(c);
     co_return done;
   }
-  const char* name() const override { return "real"; }
+  const char* name() const override { return upstream_.name; }
 
  private:
   Client* add(int timeout_ms) {
-    gates_.push_back(std::make_unique<test::TcpGate>(test::zk_server().port()));
+    gates_.push_back(std::make_unique<test::TcpGate>(upstream_.port));
     clients_.push_back(RealClient::open(loop_, gates_.back()->hosts(), timeout_ms));
     return clients_.back().get();
   }
   RealLoop& loop_;
   Recorder& rec_;
+  Upstream upstream_;
   std::vector<std::unique_ptr<test::TcpGate>> gates_;
   std::vector<std::unique_ptr<RealClient>> clients_;
   int opened_ = 1;
@@ -135,15 +147,35 @@ std::vector<std::string> run_sim(CaseFn fn, const std::string& root) {
   return rec.lines();
 }
 
-std::vector<std::string> run_real(CaseFn fn, const std::string& root) {
+std::vector<std::string> run_real(CaseFn fn, const std::string& root, Upstream upstream) {
   RealLoop loop;
   Recorder rec;
   {
-    RealEnv env(loop, rec, root);
+    RealEnv env(loop, rec, root, upstream);
     loop.spawn(body(env, rec, fn));
-    if (!loop.run_until_done(30'000)) rec.line("real: case did not finish in 30 s");
+    if (!loop.run_until_done(30'000)) rec.line(fmt::format("{}: case did not finish in 30 s", upstream.name));
   }
   return rec.lines();
+}
+
+// `zksim serve` for the whole binary, as the real server is configured
+// (tickTime 200, containers checked every second, TTL nodes on).
+const wire::test::ServeThread& zksim_serve() {
+  static const wire::test::ServeThread serve;
+  return serve;
+}
+
+// The lines of `ours` against the real server's, those that differ marked.
+std::string diff(const std::vector<std::string>& ours, const std::vector<std::string>& real, const char* name) {
+  std::string out;
+  for (std::size_t i = 0; i < std::max(ours.size(), real.size()); ++i) {
+    std::string o = i < ours.size() ? ours[i] : "(none)";
+    std::string r = i < real.size() ? real[i] : "(none)";
+    out += fmt::format("{} {}\n", o == r ? ' ' : '!', o);
+    if (o != r) out += fmt::format("  real: {}\n", r);
+  }
+  if (std::getenv("ZKSIM_CONFORMANCE_PRINT")) fmt::print("--- {} against real\n{}", name, out);
+  return out;
 }
 
 }  // namespace
@@ -152,17 +184,13 @@ void check_case(CaseFn fn) {
   static int next_root = 1;
   const std::string root = fmt::format("/c{}", next_root++);
   std::vector<std::string> sim = run_sim(fn, root);
-  std::vector<std::string> real = run_real(fn, root);
-  std::string diff;
-  for (std::size_t i = 0; i < std::max(sim.size(), real.size()); ++i) {
-    std::string s = i < sim.size() ? sim[i] : "(none)";
-    std::string r = i < real.size() ? real[i] : "(none)";
-    diff += fmt::format("{} {}\n", s == r ? ' ' : '!', s);
-    if (s != r) diff += fmt::format("  real: {}\n", r);
-  }
-  if (std::getenv("ZKSIM_CONFORMANCE_PRINT")) fmt::print("{}", diff);
-  EXPECT_EQ(sim, real) << "root " << root << "; lines marked ! differ (sim, then real):\n"
-                       << diff;
+  std::vector<std::string> real = run_real(fn, root, Upstream{test::zk_server().port(), "real"});
+  std::vector<std::string> served = run_real(fn, root, Upstream{zksim_serve().port(), "serve"});
+  const std::string sim_diff = diff(sim, real, "sim");
+  const std::string served_diff = diff(served, real, "zksim serve");
+  EXPECT_EQ(sim, real) << "root " << root << "; lines marked ! differ (sim, then real):\n" << sim_diff;
+  EXPECT_EQ(served, real) << "root " << root << "; lines marked ! differ (the C client on zksim serve, then real):\n"
+                          << served_diff;
   EXPECT_FALSE(sim.empty());
 }
 

@@ -1,6 +1,8 @@
 // The conformance harness: every case is one coroutine against
-// zksim::Client&, run once on a fresh simulated world and once on the real
-// server; each run records lines, and the two lists must be equal.
+// zksim::Client&, run once on a fresh simulated world, once with the C
+// client (RealClient) on the real server and once with it on `zksim serve`;
+// each run records lines, and the simulator's and zksim serve's lists must
+// each equal the real server's.
 //
 // Normalised, and nothing else: session ids (named s1, s2, ... in the order
 // the case opened them), ctime/mtime (not recorded), and zxids (recorded as
@@ -69,8 +71,8 @@ class Env {
   virtual Task<Client*> open(int session_timeout_ms = 4000) = 0;
   // Expires `c`'s session on the server and waits until `c` knows (Expired).
   virtual Task<bool> expire(Client& c) = 0;
-  // Both backends report "sim" or "real" only for documenting differences
-  // that are the server's own; no case may branch on it to pass.
+  // The backends report "sim", "real" or "serve" only for documenting
+  // differences that are the server's own; no case may branch on it to pass.
   virtual const char* name() const = 0;
 
  protected:
@@ -80,7 +82,8 @@ class Env {
 
 using CaseFn = Task<> (*)(Env&, Recorder&);
 
-// Runs `fn` on the simulator and on the real server and compares the lines.
+// Runs `fn` on the simulator, on the real server and on zksim serve, and
+// compares the simulator's lines and zksim serve's with the real server's.
 void check_case(CaseFn fn);
 
 // Collects the events a watcher sees.

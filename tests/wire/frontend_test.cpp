@@ -2,6 +2,7 @@
 // against the captures: the clients' bytes go in, and what comes out must be
 // what the real server sent, up to session ids, passwords and times.
 #include "capture_file.h"
+#include "frames.h"
 #include "zksim/wire/connect.h"
 #include "zksim/wire/frame.h"
 #include "zksim/wire/frontend.h"
@@ -194,31 +195,6 @@ TEST(Frontend, AnswersTheProbesAsTheRealServerDid) {
 
 namespace zksim::wire::test {
 namespace {
-
-Bytes connect_frame(std::int64_t session = 0, std::string password = std::string(16, '\0'), int timeout_ms = 4000) {
-  ConnectRequest c;
-  c.timeout_ms = timeout_ms;
-  c.session_id = session;
-  c.password = std::move(password);
-  c.read_only = false;
-  return encode_connect_request(c);
-}
-
-Bytes request_frame(std::int32_t xid, OpCode code, Request body) {
-  RequestFrame f;
-  f.xid = xid;
-  f.code = code;
-  f.body = std::move(body);
-  return encode_request(f);
-}
-
-ConnectResponse handshake(Frontend& fe, ConnectionId c, const Bytes& frame, TimeMs now) {
-  const auto out = fe.receive(c, frame, now);
-  EXPECT_EQ(out.size(), 1u);
-  const auto rsp = decode_connect_response(ByteView(out.at(0).bytes).subspan(4));
-  EXPECT_TRUE(rsp);
-  return *rsp;
-}
 
 TEST(Frontend, BytesMayArriveInAnyPieces) {
   Server whole_server(real_config());

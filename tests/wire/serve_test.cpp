@@ -1,13 +1,14 @@
 // `zksim serve`'s loop on a free port, with Debian's ZooKeeper C client
 // (libzookeeper-mt) as the client: the whole stack over real sockets.
-#include "zksim/wire/serve_loop.h"
+#include "serve_thread.h"
+
+#include <fmt/format.h>
 
 #include <gtest/gtest.h>
 #include <zookeeper/zookeeper.h>
 
 #include <atomic>
 #include <condition_variable>
-#include <future>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -15,6 +16,9 @@
 
 namespace zksim::wire {
 namespace {
+
+using test::ask_tcp;
+using test::ServeThread;
 
 struct Events {
   std::mutex mu;
@@ -33,34 +37,28 @@ void watcher(zhandle_t*, int type, int state, const char* path, void* ctx) {
 
 class Served : public ::testing::Test {
  protected:
-  void SetUp() override {
-    zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR);
-    std::promise<int> port;
-    auto listening = port.get_future();
-    loop_ = std::thread([this, &port] {
-      ServeOptions o;
-      o.port = 0;
-      o.server.tick_ms = 200;
-      error_ = serve(o, stop_, [&port](int p) { port.set_value(p); });
-    });
-    hosts_ = "127.0.0.1:" + std::to_string(listening.get());
-  }
+  void SetUp() override { zoo_set_debug_level(static_cast<ZooLogLevel>(0)); }
   void TearDown() override {
-    stop_ = true;
-    loop_.join();
-    EXPECT_EQ(error_, "");
+    loop_.stop();
+    EXPECT_EQ(loop_.error(), "");
   }
   zhandle_t* connect(Events& e) {
-    zhandle_t* zh = zookeeper_init(hosts_.c_str(), watcher, 4000, nullptr, &e, 0);
+    zhandle_t* zh = zookeeper_init(loop_.hosts().c_str(), watcher, 4000, nullptr, &e, 0);
     std::unique_lock<std::mutex> lock(e.mu);
     EXPECT_TRUE(e.cv.wait_for(lock, std::chrono::seconds(10), [&] { return e.connected; }));
     return zh;
   }
+  // A control command over HTTP: the status line and the body.
+  std::pair<std::string, std::string> command(const std::string& target) {
+    const std::string reply = ask_tcp(loop_.control_port(), "GET " + target + " HTTP/1.1\r\nHost: zksim\r\n\r\n");
+    const std::size_t body = reply.find("\r\n\r\n");
+    return {reply.substr(0, reply.find("\r\n")), body == std::string::npos ? "" : reply.substr(body + 4)};
+  }
+  static std::string session_of(zhandle_t* zh) {
+    return fmt::format("0x{:x}", static_cast<std::uint64_t>(zoo_client_id(zh)->client_id));
+  }
 
-  std::atomic<bool> stop_{false};
-  std::thread loop_;
-  std::string error_;
-  std::string hosts_;
+  ServeThread loop_;
 };
 
 TEST_F(Served, TheCClientCreatesReadsWatchesAndCloses) {
@@ -99,6 +97,47 @@ TEST_F(Served, TheCClientCreatesReadsWatchesAndCloses) {
   EXPECT_EQ(kids.count, 0);
   deallocate_String_vector(&kids);
   EXPECT_EQ(zookeeper_close(zb), ZOK);
+}
+
+// The control interface over HTTP, with the C client as the victim.
+TEST_F(Served, TheControlInterfaceExpiresASessionTheClientHearsExpired) {
+  Events e;
+  zhandle_t* zh = connect(e);
+  char name[64];
+  ASSERT_EQ(zoo_create(zh, "/e", "", 0, &ZOO_OPEN_ACL_UNSAFE, ZOO_EPHEMERAL, name, sizeof name), ZOK);
+  const auto [status, body] = command("/commands/expire?session=" + session_of(zh));
+  EXPECT_EQ(status, "HTTP/1.1 200 OK");
+  EXPECT_EQ(body, R"({"command":"expire","error":null,"session":")" + session_of(zh) + "\"}\n");
+  // Its connection closed, the client reconnects and is told it expired.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (zoo_state(zh) != ZOO_EXPIRED_SESSION_STATE && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(zoo_state(zh), ZOO_EXPIRED_SESSION_STATE);
+  zookeeper_close(zh);
+  Events f;
+  zhandle_t* other = connect(f);
+  ::Stat st;
+  EXPECT_EQ(zoo_exists(other, "/e", 0, &st), ZNONODE);
+  zookeeper_close(other);
+}
+
+TEST_F(Served, ADropAfterApplyIsAConnectionLossOfAnAppliedRequest) {
+  Events e;
+  zhandle_t* zh = connect(e);
+  EXPECT_EQ(command("/commands/drop?session=" + session_of(zh) + "&when=after&op=create").first, "HTTP/1.1 200 OK");
+  char name[64];
+  EXPECT_EQ(zoo_create(zh, "/d", "", 0, &ZOO_OPEN_ACL_UNSAFE, ZOO_PERSISTENT, name, sizeof name), ZCONNECTIONLOSS);
+  // The client reconnects to the same session; the node is there.
+  ::Stat st;
+  int rc = ZCONNECTIONLOSS;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (rc == ZCONNECTIONLOSS && std::chrono::steady_clock::now() < deadline) rc = zoo_exists(zh, "/d", 0, &st);
+  EXPECT_EQ(rc, ZOK);
+  const auto [status, trace] = command("/commands/trace");
+  EXPECT_EQ(status, "HTTP/1.1 200 OK");
+  EXPECT_NE(trace.find("fault drop-after-apply applied ZOK, reply lost"), std::string::npos) << trace;
+  zookeeper_close(zh);
 }
 
 }  // namespace

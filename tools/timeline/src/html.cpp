@@ -125,9 +125,11 @@ std::string html(const scenarios::Scenario& s, const scenarios::ScenarioRun& run
     head += fmt::format("<p{}>{}</p>\n", line.starts_with("# ") ? " class=\"comment\"" : "",
                         html_escape(line.starts_with("# ") ? line.substr(2) : line));
   }
-  head += fmt::format("<p class=\"verdict {}\">verdict: {} (expected: {}){}</p>\n",
-                      m.as_expected ? "expected" : "unexpected", html_escape(m.verdict), html_escape(m.expected),
-                      m.as_expected ? ", as expected" : ", NOT as expected");
+  if (!m.verdict.empty()) {  // a trace without a verdict was not judged (zksim serve's)
+    head += fmt::format("<p class=\"verdict {}\">verdict: {} (expected: {}){}</p>\n",
+                        m.as_expected ? "expected" : "unexpected", html_escape(m.verdict), html_escape(m.expected),
+                        m.as_expected ? ", as expected" : ", NOT as expected");
+  }
   if (!m.violations.empty()) {
     head += "<ul class=\"violations\">\n";
     for (const scenarios::Violation& v : m.violations) {

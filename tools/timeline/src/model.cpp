@@ -302,7 +302,13 @@ std::string short_path(std::string_view path, std::string_view base) {
 Model build_model(const scenarios::Scenario& s, const scenarios::ScenarioRun& run) {
   const scenarios::RunResult& r = run.result;
   Model m;
-  m.header = header_lines(s);
+  // A run without a verdict is a trace from outside the harness (zksim
+  // serve's): no recipe or plan to describe, only its comments.
+  if (run.verdict.empty()) {
+    for (const std::string& c : s.comments) m.header.push_back(fmt::format("# {}", c));
+  } else {
+    m.header = header_lines(s);
+  }
   m.verdict = run.verdict;
   m.expected = s.expect_violation ? fmt::format("violation {}", *s.expect_violation) : std::string("pass");
   m.as_expected = run.as_expected;

@@ -100,9 +100,11 @@ std::string title_rows(const Model& m, std::size_t w) {
 std::string header(const Model& m) {
   std::string out;
   for (const std::string& line : m.header) out += detail::printable(line) + "\n";
-  out += fmt::format("verdict: {} (expected: {}){}\n", m.verdict, m.expected,
-                     m.as_expected ? ", as expected" : ", NOT AS EXPECTED");
-  if (m.violations.empty()) out += "violations: none\n";
+  if (!m.verdict.empty()) {  // a trace without a verdict was not judged (zksim serve's)
+    out += fmt::format("verdict: {} (expected: {}){}\n", m.verdict, m.expected,
+                       m.as_expected ? ", as expected" : ", NOT AS EXPECTED");
+    if (m.violations.empty()) out += "violations: none\n";
+  }
   for (const scenarios::Violation& v : m.violations) {
     std::string who;
     for (int c : v.clients) who += fmt::format("{}{}", who.empty() ? "" : ", ", detail::lane_name(c));

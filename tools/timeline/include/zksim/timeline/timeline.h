@@ -11,6 +11,10 @@
 // cannot break the text layout, and nothing in them can inject markup or
 // script into the page.
 //
+// A run with an empty verdict is a trace from outside the harness (`zksim
+// serve`'s control interface draws its trace so): the header then shows
+// only the scenario's comments, and no verdict.
+//
 // What the trace does not say is inferred, and the page's tooltips say so:
 // the name a sequential create got (from the paths later events use), which
 // nodes a session's end removed (its leaves, unless later events show them
