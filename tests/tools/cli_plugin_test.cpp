@@ -25,7 +25,8 @@ TEST(CliPlugin, ListShowsAPluginsRecipes) {
 
 TEST(CliPlugin, ExploreCatchesAPluginsFlawAndItsFileReplaysWithoutTheOption) {
   TempDir d;
-  Ran r = zksim({"explore", "--plugin", kPlugin, "--recipe", "plugin/polling-lock", "--runs", "300", "--out", d.path()});
+  Ran r = zksim({"explore", "--plugin", kPlugin, "--recipe", "plugin/polling-lock", "--runs", "300",
+                 "--shrink-runs", "200", "--out", d.path()});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("VIOLATION mutual-exclusion"), std::string::npos) << r.out;
   std::string file;
