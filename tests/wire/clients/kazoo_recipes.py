@@ -220,22 +220,28 @@ def counter_value(zk):
     return None, int(zk.get("/counter")[0].decode() or 0)
 
 
+def putter(history, q, i, per_producer):
+    """Client i's producer for queue `q` (Queue or LockingQueue): puts
+    per_producer values, each recorded in the history."""
+    def run():
+        for k in range(per_producer):
+            value = "p%d-%d" % (i, k)
+            op = history.invoke(i, "put", value)
+            try:
+                q.put(value.encode())
+                history.ok(op, value)
+            except Exception as e:  # noqa: BLE001
+                ended(history, op, e, value)
+            time.sleep(RUN_S / per_producer / 2)
+    return run
+
+
 def queue(serve, history, clients, until, producers=2, per_producer=25):
     queues = [zk.Queue("/queue") for zk in clients.zks]
     done = threading.Event()
 
     def producer(i):
-        def run():
-            for k in range(per_producer):
-                value = "p%d-%d" % (i, k)
-                op = history.invoke(i, "put", value)
-                try:
-                    queues[i].put(value.encode())
-                    history.ok(op, value)
-                except Exception as e:  # noqa: BLE001
-                    ended(history, op, e, value)
-                time.sleep(RUN_S / per_producer / 2)
-        return run
+        return putter(history, queues[i], i, per_producer)
 
     def consumer(i):
         def run():
@@ -288,17 +294,7 @@ def locking_queue(serve, history, clients, until, producers=2, per_producer=20):
     done = threading.Event()
 
     def producer(i):
-        def run():
-            for k in range(per_producer):
-                value = "p%d-%d" % (i, k)
-                op = history.invoke(i, "put", value)
-                try:
-                    queues[i].put(value.encode())
-                    history.ok(op, value)
-                except Exception as e:  # noqa: BLE001
-                    ended(history, op, e, value)
-                time.sleep(RUN_S / per_producer / 2)
-        return run
+        return putter(history, queues[i], i, per_producer)
 
     def consumer(i):
         def run():
