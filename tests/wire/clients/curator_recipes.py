@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from zksim_harness import Serve, check
+from zksim_harness import Serve, check, parse_args
 
 JARS = ["curator-recipes", "curator-framework", "curator-client", "zookeeper", "zookeeper-jute", "guava",
         "slf4j-api", "slf4j-nop"]
@@ -46,15 +46,10 @@ def run_scenario(serve, classes, name, seed, outdir, checker):
 
 
 def main():
-    if len(sys.argv) < 4:
-        print(__doc__, file=sys.stderr)
+    args = parse_args(__doc__, SCENARIOS)
+    if args is None:
         return 2
-    zksim, checker, outdir = sys.argv[1:4]
-    names = sys.argv[4:] or list(SCENARIOS)
-    unknown = [name for name in names if name not in SCENARIOS]
-    if unknown:
-        print("unknown scenario %s; the scenarios: %s" % (", ".join(unknown), ", ".join(SCENARIOS)), file=sys.stderr)
-        return 2
+    zksim, checker, outdir, names = args
     missing = [j for j in CLASSPATH.split(":") if not os.path.exists(j)] + \
         [tool for tool in ("javac", "java") if not shutil.which(tool)]
     if missing:

@@ -30,7 +30,7 @@ except ImportError as missing:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from zksim_harness import (CONNECTION_LOSS, NO_NODE, OPERATION_TIMEOUT, SESSION_EXPIRED, History, Nemesis,
-                           Serve, check, error_code)
+                           Serve, check, error_code, parse_args)
 
 RUN_S = 2.5        # how long the clients work in a scenario
 SESSION_S = 2.0    # kazoo's session timeout
@@ -645,15 +645,10 @@ def run_scenario(name, zksim, checker, outdir, seed):
 
 
 def main():
-    if len(sys.argv) < 4:
-        print(__doc__, file=sys.stderr)
+    args = parse_args(__doc__, SCENARIOS)
+    if args is None:
         return 2
-    zksim, checker, outdir = sys.argv[1:4]
-    names = sys.argv[4:] or list(SCENARIOS)
-    unknown = [name for name in names if name not in SCENARIOS]
-    if unknown:
-        print("unknown scenario %s; the scenarios: %s" % (", ".join(unknown), ", ".join(SCENARIOS)), file=sys.stderr)
-        return 2
+    zksim, checker, outdir, names = args
     os.makedirs(outdir, exist_ok=True)
     logging.basicConfig(level=logging.CRITICAL)  # kazoo logs every connection loss
     seed = int(os.environ.get("ZKSIM_SEED", random.randrange(1 << 31)))

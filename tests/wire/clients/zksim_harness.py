@@ -8,6 +8,7 @@ import json
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -182,3 +183,19 @@ class Nemesis(threading.Thread):
     def stop(self):
         self.done.set()
         self.join()
+
+
+def parse_args(doc, scenarios):
+    """ZKSIM CHECKER OUTDIR [SCENARIO ...] from sys.argv, the scenarios all
+    of `scenarios` when none is named; None (after saying why on stderr)
+    when they are missing or name an unknown scenario."""
+    if len(sys.argv) < 4:
+        print(doc, file=sys.stderr)
+        return None
+    zksim, checker, outdir = sys.argv[1:4]
+    names = sys.argv[4:] or list(scenarios)
+    unknown = [name for name in names if name not in scenarios]
+    if unknown:
+        print("unknown scenario %s; the scenarios: %s" % (", ".join(unknown), ", ".join(scenarios)), file=sys.stderr)
+        return None
+    return zksim, checker, outdir, names
