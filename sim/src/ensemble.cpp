@@ -80,7 +80,8 @@ void Ensemble::commit(Txn txn) {
   auto shared = std::make_shared<const Txn>(std::move(txn));
   for (int f = 0; f < size(); ++f) {
     if (is_leader(f)) continue;
-    const TimeMs lag = static_cast<TimeMs>(decisions_.pick(kLagChoices)) * lag_ms_;
+    // A crashed server draws nothing: it catches up when it restarts.
+    const TimeMs lag = up(f) ? static_cast<TimeMs>(decisions_.pick(kLagChoices)) * lag_ms_ : 0;
     push(f, Pending{.txn = shared}, shared->time + lag);
   }
 }
@@ -89,7 +90,64 @@ void Ensemble::push(int f, Pending pending, TimeMs due) {
   Follower& fo = followers_[static_cast<std::size_t>(f)];
   fo.last_due = std::max(fo.last_due, due);
   fo.queue.push_back(std::move(pending));
-  hooks_.at(fo.last_due, [this, f] { advance(f); });
+  // A crashed server's queue waits for its restart.
+  if (!fo.up) return;
+  hooks_.at(fo.last_due, [this, f, g = fo.generation] {
+    if (followers_[static_cast<std::size_t>(f)].generation == g) advance(f);
+  });
+}
+
+int Ensemble::up_count() const {
+  return static_cast<int>(std::count_if(followers_.begin(), followers_.end(), [](const Follower& f) { return f.up; }));
+}
+
+bool Ensemble::can_crash(int i) const {
+  return up(i) && 2 * (up_count() - 1) > size();
+}
+
+void Ensemble::crash(int i, TimeMs now, TimeMs election_ms) {
+  assert(can_crash(i));
+  Follower& fo = followers_[static_cast<std::size_t>(i)];
+  fo.up = false;
+  ++fo.generation;
+  // What it owed its clients goes with it; its log of commits stays.
+  std::erase_if(fo.queue, [](const Pending& p) { return !p.txn; });
+  if (!is_leader(i)) return;
+  for (int s = size() - 1; s >= 0; --s) {
+    if (followers_[static_cast<std::size_t>(s)].up) {
+      leader_ = s;
+      break;
+    }
+  }
+  catch_up(leader_);
+  electing_until_ = now + election_ms;
+  // The others sync with the new leader before they serve again.
+  for (int s = 0; s < size(); ++s) {
+    if (s != leader_ && followers_[static_cast<std::size_t>(s)].up) catch_up(s);
+  }
+}
+
+void Ensemble::restart(int i) {
+  Follower& fo = followers_[static_cast<std::size_t>(i)];
+  if (fo.up) return;
+  fo.up = true;
+  catch_up(i);
+}
+
+void Ensemble::renew_sessions(TimeMs now) {
+  for (SessionId s : leader().sessions()) leader().touch(s, now);
+}
+
+void Ensemble::stall(int f, TimeMs until) {
+  Follower& fo = followers_[static_cast<std::size_t>(f)];
+  fo.last_due = std::max(fo.last_due, until);
+}
+
+void Ensemble::catch_up(int f) {
+  Follower& fo = followers_[static_cast<std::size_t>(f)];
+  ++fo.generation;
+  while (!fo.queue.empty()) advance(f);
+  fo.last_due = 0;
 }
 
 void Ensemble::advance(int f) {

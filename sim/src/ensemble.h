@@ -1,5 +1,5 @@
 // The servers of a world: replicas of one ZooKeeper state, each a
-// zksim::Server, server 0 the leader. The leader orders every transaction:
+// zksim::Server, server 0 the first leader. The leader orders every transaction:
 // it applies it at once, and so decides its zxid and its outcome. Each
 // follower applies the committed transactions in zxid order, each one a
 // drawn lag after the last (Learner.processPacket's COMMIT); what a
@@ -7,6 +7,16 @@
 // a sync, a read behind the session's pending write) waits in that
 // server's queue. An ensemble of one has no followers, keeps no log and
 // draws nothing.
+//
+// Servers fail (docs/ensemble.md, "Faults of the ensemble"): a crashed
+// server applies nothing and serves nobody until it restarts, caught up
+// with everything committed meanwhile (Learner.syncWithLeader). When the
+// leader crashes, the live server with the highest index is elected (all
+// logs hold every committed transaction, so FastLeaderElection's tie-break
+// on the server id decides) and has applied everything before the
+// election ends; until then no server serves. A follower can also fall
+// behind for a while (a lag burst): what is committed meanwhile reaches it
+// only when the burst ends.
 //
 // The ensemble does not know connections or clients: a Waiter is opaque to
 // it, and the host hears of each step through Hooks.
@@ -78,8 +88,34 @@ class Ensemble {
            Hooks hooks);
 
   int size() const { return static_cast<int>(servers_.size()); }
-  int leader_index() const { return 0; }
+  int leader_index() const { return leader_; }
   bool is_leader(int server) const { return server == leader_index(); }
+  bool up(int server) const { return followers_[static_cast<std::size_t>(server)].up; }
+  // Up, and not in an election: it takes connections and requests.
+  bool serving(int server, TimeMs now) const { return up(server) && !electing(now); }
+  bool electing(TimeMs now) const { return now < electing_until_; }
+  // When the election in progress (or the last one) ends.
+  TimeMs election_end() const { return electing_until_; }
+  // How many servers are up.
+  int up_count() const;
+  // Whether server `i` may crash: it is up, and a quorum (a majority of
+  // size()) stays up without it.
+  bool can_crash(int i) const;
+
+  // Server `i` stops: it applies nothing and answers nothing from now on.
+  // If it led, the live server with the highest index leads from now, and
+  // the ensemble serves nobody before `now + election_ms`; at that time
+  // every session's deadline starts afresh (call renew_sessions).
+  // REQUIRES: can_crash(i).
+  void crash(int i, TimeMs now, TimeMs election_ms);
+  // Server `i` is back, having applied everything committed so far. No-op if up.
+  void restart(int i);
+  // The new leader's session tracker: every session's deadline counts
+  // from `now` (LeaderSessionTracker, loaded afresh by the new leader).
+  void renew_sessions(TimeMs now);
+  // Follower `f` receives nothing committed from now until `until`, then
+  // all of it, in order.
+  void stall(int f, TimeMs until);
   Server& server(int i) { return *servers_[static_cast<std::size_t>(i)]; }
   Server& leader() { return server(leader_index()); }
 
@@ -106,18 +142,26 @@ class Ensemble {
   struct Follower {
     std::deque<Pending> queue;
     TimeMs last_due = 0;  // the queue's items fall due in order
+    bool up = true;
+    // The queue's scheduled advances are of this generation; a crash or a
+    // catch-up starts a new one, and an older advance does nothing.
+    std::uint64_t generation = 0;
   };
   // Hands `txn` to every follower, each at a drawn lag after `txn.time`.
   void commit(Txn txn);
   void push(int f, Pending pending, TimeMs due);
   // Applies or reaches the front of follower `f`'s queue.
   void advance(int f);
+  // Applies (or reaches) everything in follower `f`'s queue now.
+  void catch_up(int f);
 
   std::vector<std::unique_ptr<Server>> servers_;
   std::vector<Follower> followers_;  // by server index; the leader's stays empty
   DecisionSource& decisions_;
   TimeMs lag_ms_;
   Hooks hooks_;
+  int leader_ = 0;
+  TimeMs electing_until_ = 0;
 };
 
 }  // namespace zksim

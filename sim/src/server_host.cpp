@@ -10,6 +10,13 @@ namespace {
 
 // getChildren order from the decisions: decision 0 everywhere keeps the
 // server's byte order.
+// What a leader orders as a transaction; the rest a server answers itself.
+bool is_write(const Request& r) {
+  return std::holds_alternative<CreateRequest>(r) || std::holds_alternative<DeleteRequest>(r) ||
+         std::holds_alternative<SetDataRequest>(r) || std::holds_alternative<SetAclRequest>(r) ||
+         std::holds_alternative<CheckRequest>(r) || std::holds_alternative<MultiRequest>(r);
+}
+
 class DecidedOrder final : public ChildOrder {
  public:
   explicit DecidedOrder(DecisionSource& d) : d_(d) {}
@@ -27,6 +34,15 @@ class DecidedOrder final : public ChildOrder {
 void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
   Conn& c = *find_conn(conn);
   Server& here = ensemble.server(c.server);
+  if (!ensemble.serving(c.server, now)) {
+    // A crashed server takes no connection; one looking for a leader
+    // closes it at once (NIOServerCnxn: "ZooKeeperServer not running").
+    record(TraceKind::Server, -1, msg.session, here.last_zxid().value,
+           static_cast<int>(ServerAction::ConnectionRefused), 0, 0, {},
+           fmt::format("server {}, {}", c.server, ensemble.up(c.server) ? "no leader yet" : "down"));
+    server_close(conn);
+    return;
+  }
   if (msg.last_zxid > here.last_zxid().value) {
     // ZooKeeperServer.processConnectRequest: "Refusing session request ...
     // as it has seen zxid ..."; the connection closes without an answer.
@@ -106,6 +122,10 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
     server_close(conn);
     return;
   }
+  if (leader_crash_armed && is_write(*msg.request)) {
+    crash_leader_with(conn, msg);
+    return;
+  }
   if (on_leader) {
     DecidedOrder order(decisions);
     Outcome out = ensemble.apply(session, *msg.request, now, &order, Waiter{});
@@ -146,17 +166,6 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   }
   apply_fault(strike->kind, *victim, is(FaultKind::Pause) ? cfg.nemesis.pause_ms : cfg.nemesis.delay_ms);
 }
-
-namespace {
-
-// What a leader orders as a transaction; the rest a server answers itself.
-bool is_write(const Request& r) {
-  return std::holds_alternative<CreateRequest>(r) || std::holds_alternative<DeleteRequest>(r) ||
-         std::holds_alternative<SetDataRequest>(r) || std::holds_alternative<SetAclRequest>(r) ||
-         std::holds_alternative<CheckRequest>(r) || std::holds_alternative<MultiRequest>(r);
-}
-
-}  // namespace
 
 void World::Impl::serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg) {
   const Request& r = *msg.request;
@@ -310,7 +319,8 @@ void World::Impl::go_healthy(Handle& h) {
 void World::Impl::schedule_expiry() {
   if (expiry_call) cancel_call(*expiry_call);
   expiry_call.reset();
-  if (silent.empty()) return;
+  // Without a leader nobody expires sessions; end_election schedules anew.
+  if (silent.empty() || ensemble.electing(now)) return;
   expiry_call = call_at(silent.begin()->first, [this] {
     expiry_call.reset();
     check_expiry();
@@ -318,6 +328,7 @@ void World::Impl::schedule_expiry() {
 }
 
 void World::Impl::check_expiry() {
+  if (ensemble.electing(now)) return;  // end_election schedules anew
   while (!silent.empty() && silent.begin()->first <= now) {
     SessionId s = silent.begin()->second;
     unmark_silent(s);
@@ -333,6 +344,7 @@ void World::Impl::check_expiry() {
 }
 
 void World::Impl::expire_session(SessionId s) {
+  if (ensemble.electing(now)) return;  // no leader to expire it
   unmark_silent(s);
   Outcome out = ensemble.expire(s, now);
   if (out.error != Error::Ok) return;
@@ -347,7 +359,7 @@ void World::Impl::close_expired(SessionId s, int server) {
 }
 
 void World::Impl::reap() {
-  for (Outcome& out : ensemble.reap(now)) {
+  for (Outcome& out : ensemble.electing(now) ? std::vector<Outcome>{} : ensemble.reap(now)) {
     record(TraceKind::Server, -1, SessionId{}, out.zxid.value,
            static_cast<int>(ServerAction::Reaped), static_cast<int>(out.error));
     publish(out, out.zxid.value);

@@ -41,9 +41,9 @@ void mix_string(std::uint64_t& h, std::string_view s) {
 constexpr std::array<std::string_view, 4> kStateNames = {"connecting", "connected", "expired",
                                                          "closed"};
 
-constexpr std::array<std::string_view, 5> kServerNames = {"session-opened", "session-expired",
-                                                          "session-closed", "reaped",
-                                                          "connection-refused"};
+constexpr std::array<std::string_view, 9> kServerNames = {
+    "session-opened",   "session-expired",  "session-closed", "reaped",   "connection-refused",
+    "server-crashed",   "server-restarted", "leader-elected", "lag-burst"};
 
 template <std::size_t N>
 std::string_view name_in(const std::array<std::string_view, N>& names, std::int32_t i) {
@@ -51,6 +51,12 @@ std::string_view name_in(const std::array<std::string_view, N>& names, std::int3
 }
 
 }  // namespace
+
+bool is_fault(const TraceEvent& e) {
+  if (e.kind == TraceKind::Fault) return true;
+  return e.kind == TraceKind::Server && (e.code == static_cast<std::int32_t>(ServerAction::ServerCrashed) ||
+                                         e.code == static_cast<std::int32_t>(ServerAction::LagBurst));
+}
 
 std::string_view fault_kind_name(std::int32_t kind) { return kind < kFaultKinds ? fault_class_name(kind) : "?"; }
 std::string_view session_state_name(std::int32_t state) { return name_in(kStateNames, state); }

@@ -342,6 +342,11 @@ void World::Impl::strike_timed(TimedFault fault) {
       }
       return;
     }
+    case TimedFault::LagBurst:
+    case TimedFault::ServerCrash:
+    case TimedFault::LeaderCrash:
+      strike_ensemble(fault);
+      return;
     case TimedFault::Burst: {
       Handle* h = handles[decisions.pick(n)].get();
       if (!h->alive()) return;
@@ -487,6 +492,9 @@ bool World::step_limit_reached() const { return impl_->stopped(); }
 TimeMs World::now() const { return impl_->now; }
 Server& World::server() { return impl_->leader(); }
 Server& World::server(int index) { return impl_->ensemble.server(index); }
+bool World::crash_server(int index) { return impl_->crash_server(index, "crashed"); }
+void World::restart_server(int index) { impl_->restart_server(index); }
+void World::lag_burst(int index, TimeMs duration_ms) { impl_->lag_burst(index, impl_->now + duration_ms); }
 int World::server_count() const { return impl_->ensemble.size(); }
 int World::server_of(const Client& client) const {
   const Handle& h = static_cast<const SimClient&>(client).handle();

@@ -285,6 +285,22 @@ struct World::Impl {
   void close_expired(SessionId s, int server);
   void reap();
 
+  // --- faults of the ensemble (server_faults.cpp) ---
+  // Crashes server `i` (see Ensemble::crash); false if it may not.
+  bool crash_server(int i, std::string_view why);
+  // The same, and restarts it a drawn time up to pause_ms later.
+  void crash_with_restart(int i, std::string_view why);
+  void restart_server(int i);
+  // The election is over: the new leader serves and tracks sessions afresh.
+  void end_election();
+  // Follower `f` receives no commit until `until`.
+  void lag_burst(int f, TimeMs until);
+  // leader-crash struck: the next write to reach the leader crashes it.
+  bool leader_crash_armed = false;
+  // The leader crashes as the write `msg` of connection `conn` reaches it.
+  void crash_leader_with(std::uint64_t conn, UpMsg& msg);
+  void strike_ensemble(TimedFault fault);
+
   // --- faults (world.cpp) ---
   struct Armed {
     ScriptedFault fault;

@@ -41,8 +41,24 @@ inline constexpr int kFaultKinds = 6;
 //             (sessions whose timeout passes meanwhile expire on the server);
 //   burst     one drawn client loses its connection two or three times, a
 //             few milliseconds apart.
-enum class TimedFault : std::int32_t { AnyTime = kFaultKinds, BlipAll, Burst };
-inline constexpr int kFaultClasses = kFaultKinds + 3;
+// The ensemble's (docs/ensemble.md); on a world of one server they do
+// nothing, and draw nothing but the window's decision:
+//   lag-burst     a drawn follower receives no commit for a drawn time up
+//                 to pause_ms, then all of them;
+//   server-crash  a drawn server crashes and restarts a drawn time up to
+//                 pause_ms later; if it led, a new leader is elected;
+//   leader-crash  the leader crashes as the next write reaches it (or at
+//                 the window's end if none does): that write is committed
+//                 or lost, its reply lost either way; a new leader is
+//                 elected and the old one restarts later.
+enum class TimedFault : std::int32_t { AnyTime = kFaultKinds, BlipAll, Burst, LagBurst, ServerCrash, LeaderCrash };
+inline constexpr int kFaultClasses = kFaultKinds + 6;
+// Whether `fault_class` is one of the ensemble's (needs servers > 1).
+constexpr bool is_ensemble_class(std::int32_t fault_class) {
+  return fault_class >= static_cast<std::int32_t>(TimedFault::LagBurst) && fault_class < kFaultClasses;
+}
+// The classes a world of one server feels: 0 to kClientFaultClasses - 1.
+inline constexpr int kClientFaultClasses = static_cast<int>(TimedFault::LagBurst);
 // "drop-before-apply", ..., "delay", "any-time", "blip-all", "burst"; "?"
 // outside [0, kFaultClasses).
 std::string_view fault_class_name(std::int32_t fault_class);

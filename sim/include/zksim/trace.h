@@ -26,9 +26,14 @@ enum class TraceKind : std::uint8_t {
   Listener,    // a client's session listeners were told, on their own thread; code = KeeperState
 };
 
-// ConnectionRefused: a server behind the client's last seen zxid closed
-// its connection attempt; zxid is the server's, detail says the client's.
-enum class ServerAction : std::int32_t { SessionOpened, SessionExpired, SessionClosed, Reaped, ConnectionRefused };
+// ConnectionRefused: a server behind the client's last seen zxid, down or
+// in an election closed its connection attempt; zxid is the server's,
+// detail says why. ServerCrashed, ServerRestarted, LeaderElected and
+// LagBurst (docs/ensemble.md): code2 is the server's index.
+enum class ServerAction : std::int32_t {
+  SessionOpened, SessionExpired, SessionClosed, Reaped, ConnectionRefused,
+  ServerCrashed, ServerRestarted, LeaderElected, LagBurst,
+};
 
 struct TraceEvent {
   TimeMs time = 0;
@@ -42,6 +47,10 @@ struct TraceEvent {
   std::string path;
   std::string detail;
 };
+
+// Whether `e` tells of a fault: one struck at a client (TraceKind::Fault)
+// or at a server (a crash, a lag burst).
+bool is_fault(const TraceEvent& e);
 
 class Trace {
  public:

@@ -46,6 +46,9 @@ struct WorldConfig {
   // after the one before). See docs/ensemble.md.
   int servers = 1;
   TimeMs follower_lag_ms = 10;
+  // How long an election takes once the leader crashed: no server serves
+  // meanwhile.
+  TimeMs election_ms = 400;
 };
 
 class World {
@@ -96,7 +99,8 @@ class World {
 
   // The leader: the ground truth of what is committed.
   Server& server();
-  // Server `index` of the ensemble (0: the leader), with what it has applied.
+  // Server `index` of the ensemble (0 leads until it crashes), with what
+  // it has applied.
   Server& server(int index);
   int server_count() const;
   // The server `client` is connected to; -1 while it is not connected.
@@ -111,6 +115,15 @@ class World {
   // Cuts `client` off the server for `duration_ms`: its connection breaks
   // now and it cannot connect again before then (one client partitioned).
   void partition(int client, TimeMs duration_ms);
+  // Faults of the ensemble (docs/ensemble.md). Server `index` crashes now:
+  // its clients' connections break (every client's, if it led, while a
+  // new leader is elected); false if it is down, out of range, or the
+  // ensemble would lose its quorum.
+  bool crash_server(int index);
+  // A crashed server comes back, caught up with the leader.
+  void restart_server(int index);
+  // Follower `index` receives nothing the leader commits for `duration_ms`.
+  void lag_burst(int index, TimeMs duration_ms);
   // Changes the nemesis from now on (all zero: faults stop, so a run can
   // quiesce and be checked for liveness).
   void set_nemesis(const NemesisRates& rates);

@@ -35,6 +35,10 @@ std::string_view server_action_name(std::int32_t code) {
     case ServerAction::SessionClosed: return "session closed";
     case ServerAction::Reaped: return "reaped";
     case ServerAction::ConnectionRefused: return "connection refused";
+    case ServerAction::ServerCrashed: return "server crashed";
+    case ServerAction::ServerRestarted: return "server restarted";
+    case ServerAction::LeaderElected: return "leader elected";
+    case ServerAction::LagBurst: return "follower lags";
   }
   return "?";
 }

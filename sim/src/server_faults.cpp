@@ -1,0 +1,116 @@
+// World::Impl's faults of the ensemble (docs/ensemble.md, "Faults of the
+// ensemble"): servers crash and restart, a crashed leader is replaced by an
+// election, a follower falls behind for a while. The ensemble keeps the
+// servers' state (ensemble.h); this side closes their connections and
+// tells the trace.
+#include "world_impl.h"
+
+#include <algorithm>
+
+namespace zksim {
+
+bool World::Impl::crash_server(int i, std::string_view why) {
+  if (i < 0 || i >= ensemble.size() || !ensemble.can_crash(i)) return false;
+  const bool led = ensemble.is_leader(i);
+  record(TraceKind::Server, -1, SessionId{}, ensemble.server(i).last_zxid().value,
+         static_cast<int>(ServerAction::ServerCrashed), i, 0, {}, why);
+  // Its clients lose their connections; when the leader goes, every
+  // follower's too: they stop serving while they look for a leader
+  // (QuorumPeer goes LOOKING and shuts its ZooKeeperServer down).
+  for (std::uint64_t id = 1; id < conns.size(); ++id) {
+    Conn* c = find_conn(id);
+    if (c && c->server_open && (led || c->server == i)) server_close(id);
+  }
+  ensemble.crash(i, now, cfg.election_ms);
+  if (led) call_at(ensemble.election_end(), [this] { end_election(); });
+  return true;
+}
+
+void World::Impl::end_election() {
+  // Another crash may have started a later election meanwhile.
+  if (ensemble.electing(now)) return;
+  // The new leader tracks every session afresh, from now.
+  ensemble.renew_sessions(now);
+  record(TraceKind::Server, -1, SessionId{}, leader().last_zxid().value,
+         static_cast<int>(ServerAction::LeaderElected), ensemble.leader_index());
+  schedule_expiry();
+}
+
+void World::Impl::restart_server(int i) {
+  if (i < 0 || i >= ensemble.size() || ensemble.up(i)) return;
+  ensemble.restart(i);
+  record(TraceKind::Server, -1, SessionId{}, ensemble.server(i).last_zxid().value,
+         static_cast<int>(ServerAction::ServerRestarted), i);
+}
+
+void World::Impl::lag_burst(int f, TimeMs until) {
+  if (f < 0 || f >= ensemble.size() || ensemble.is_leader(f) || !ensemble.up(f)) return;
+  ensemble.stall(f, until);
+  record(TraceKind::Server, -1, SessionId{}, ensemble.server(f).last_zxid().value,
+         static_cast<int>(ServerAction::LagBurst), f, 0, {},
+         fmt::format("receives no commit for {} ms", until - now));
+}
+
+void World::Impl::crash_leader_with(std::uint64_t conn, UpMsg& msg) {
+  leader_crash_armed = false;
+  const Conn& c = *find_conn(conn);
+  // Decision 0, the milder: the proposal had not reached a quorum and the
+  // new leader truncates it. 1: a quorum logged it, so it survives (ZAB).
+  const bool committed = decisions.pick(2) == 1;
+  if (committed) {
+    Outcome out = ensemble.apply(c.session, *msg.request, now, nullptr, Waiter{});
+    // Nobody hears of it from this leader: every connection closes with it.
+    out.notifications.clear();
+  }
+  record(TraceKind::Fault, msg.view, c.session, leader().last_zxid().value,
+         static_cast<int>(FaultKind::DropBeforeApply), 0, msg.xid, path_of(*msg.request),
+         committed ? "leader crashed: write committed, reply lost" : "leader crashed: write lost");
+  crash_with_restart(ensemble.leader_index(), "leader-crash");
+}
+
+void World::Impl::crash_with_restart(int i, std::string_view why) {
+  if (!crash_server(i, why)) return;
+  const TimeMs down = 1 + decisions.pick(static_cast<std::uint32_t>(std::max<TimeMs>(cfg.nemesis.pause_ms, 1)));
+  call_at(now + down, [this, i] { restart_server(i); });
+}
+
+void World::Impl::strike_ensemble(TimedFault fault) {
+  if (ensemble.size() < 2) return;
+  switch (fault) {
+    case TimedFault::LagBurst: {
+      std::vector<int> followers;
+      for (int s = 0; s < ensemble.size(); ++s) {
+        if (!ensemble.is_leader(s) && ensemble.up(s)) followers.push_back(s);
+      }
+      if (followers.empty()) return;
+      const int f = followers[decisions.pick(static_cast<std::uint32_t>(followers.size()))];
+      lag_burst(f, now + 1 + decisions.pick(static_cast<std::uint32_t>(std::max<TimeMs>(cfg.nemesis.pause_ms, 1))));
+      return;
+    }
+    case TimedFault::ServerCrash: {
+      std::vector<int> crashable;
+      for (int s = 0; s < ensemble.size(); ++s) {
+        if (ensemble.can_crash(s)) crashable.push_back(s);
+      }
+      if (crashable.empty()) return;
+      crash_with_restart(crashable[decisions.pick(static_cast<std::uint32_t>(crashable.size()))], "server-crash");
+      return;
+    }
+    case TimedFault::LeaderCrash: {
+      if (leader_crash_armed || !ensemble.can_crash(ensemble.leader_index())) return;
+      // The next write the leader takes is the one in flight; without one
+      // by the window's end, the leader crashes with none.
+      leader_crash_armed = true;
+      call_at(now + timed_window_ms(), [this] {
+        if (!leader_crash_armed) return;
+        leader_crash_armed = false;
+        crash_with_restart(ensemble.leader_index(), "leader-crash");
+      });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+}  // namespace zksim

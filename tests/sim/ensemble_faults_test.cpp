@@ -1,0 +1,224 @@
+// Faults of the ensemble: one rule of docs/ensemble.md ("Faults of the
+// ensemble") per test.
+#include "world_fixture.h"
+
+#include <algorithm>
+
+namespace zksim::test {
+namespace {
+
+// A quiet world of three servers whose followers apply at once.
+WorldConfig three() {
+  WorldConfig c = quiet();
+  c.servers = 3;
+  c.follower_lag_ms = 0;
+  return c;
+}
+
+long count_of(const World& w, ServerAction a) {
+  return std::count_if(w.trace().events().begin(), w.trace().events().end(), [a](const TraceEvent& e) {
+    return e.kind == TraceKind::Server && e.code == static_cast<int>(a);
+  });
+}
+
+// Every decision 0 but the nemesis's (the top choice: strikes with the
+// first timed class whose rate is set) and, for the leader-crash, whether
+// the write in flight is committed (`commit`, the only 2-way decision of
+// a quiet world with C clients).
+class Strike final : public DecisionSource {
+ public:
+  explicit Strike(std::uint32_t commit) : commit(commit) {}
+  std::uint32_t commit;
+  std::uint32_t choose(std::uint32_t n) override {
+    if (n == kNemesisChoices) return n - 1;
+    return n == 2 ? commit : 0;
+  }
+};
+
+TEST(EnsembleFaults, AFollowerCrashBreaksOnlyItsClientsConnections) {
+  ListDecisions d({});
+  World w(three(), d);
+  Client& on1 = w.open("on1", 4000, -1, Flavour::C, {1, 2});
+  Client& on0 = w.open("on0", 4000, -1, Flavour::C, {0});
+  w.run_until(50);
+  const SessionId s = on1.session_id();
+  ASSERT_TRUE(w.crash_server(1));
+  w.run_until(100);
+  EXPECT_EQ(w.server_of(on1), 2);
+  EXPECT_EQ(on1.session_id(), s);  // the same session, moved
+  EXPECT_EQ(on1.state(), SessionState::Connected);
+  EXPECT_EQ(w.server_of(on0), 0);
+  EXPECT_EQ(count_of(w, ServerAction::ServerCrashed), 1);
+  EXPECT_EQ(count_of(w, ServerAction::LeaderElected), 0);
+}
+
+TEST(EnsembleFaults, ACrashedServerRefusesConnectionsUntilItRestarts) {
+  ListDecisions d({});
+  World w(three(), d);
+  ASSERT_TRUE(w.crash_server(1));
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1});
+  w.run_until(500);
+  EXPECT_EQ(c.state(), SessionState::Connecting);
+  EXPECT_GT(count_of(w, ServerAction::ConnectionRefused), 10);
+  w.restart_server(1);
+  w.run_until(600);
+  EXPECT_EQ(c.state(), SessionState::Connected);
+  EXPECT_EQ(w.server_of(c), 1);
+}
+
+TEST(EnsembleFaults, ARestartedServerHasAppliedEverythingCommittedWhileItWasDown) {
+  ListDecisions d({});
+  World w(three(), d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {0});
+  ASSERT_TRUE(w.crash_server(2));
+  run(w, c, [](Client& c) -> Task<> {
+    for (int i = 0; i < 5; ++i) co_await c.create(fmt::format("/n{}", i), "", CreateMode::Persistent);
+  }(c));
+  EXPECT_FALSE(w.server(2).node("/n0"));
+  w.restart_server(2);
+  EXPECT_EQ(w.server(2).last_zxid(), w.server(0).last_zxid());
+  EXPECT_TRUE(w.server(2).node("/n4"));
+}
+
+TEST(EnsembleFaults, NoCrashMayCostTheEnsembleItsQuorum) {
+  ListDecisions d({});
+  World w(three(), d);
+  ASSERT_TRUE(w.crash_server(2));
+  EXPECT_FALSE(w.crash_server(1));
+  EXPECT_FALSE(w.crash_server(0));
+  EXPECT_FALSE(w.crash_server(2));  // already down
+  w.restart_server(2);
+  EXPECT_TRUE(w.crash_server(0));
+  WorldConfig one = quiet();
+  World single(one, d);
+  EXPECT_FALSE(single.crash_server(0));
+}
+
+TEST(EnsembleFaults, ALeaderCrashElectsTheHighestLiveServerAndNobodyIsServedMeanwhile) {
+  ListDecisions d({});
+  WorldConfig cfg = three();
+  cfg.election_ms = 400;
+  World w(cfg, d);
+  Client& a = w.open("a", 4000, -1, Flavour::C, {1});
+  Client& b = w.open("b", 4000, -1, Flavour::C, {0, 2});
+  w.run_until(50);
+  ASSERT_TRUE(w.crash_server(0));
+  w.run_until(300);
+  // Every follower dropped its clients too, and takes none before the election ends.
+  EXPECT_EQ(a.state(), SessionState::Connecting);
+  EXPECT_EQ(b.state(), SessionState::Connecting);
+  EXPECT_EQ(count_of(w, ServerAction::LeaderElected), 0);
+  w.run_until(600);
+  EXPECT_EQ(count_of(w, ServerAction::LeaderElected), 1);
+  EXPECT_EQ(a.state(), SessionState::Connected);
+  EXPECT_EQ(w.server_of(a), 1);
+  EXPECT_EQ(w.server_of(b), 2);
+  // Server 2 leads: the leader is the one every write is ordered by.
+  run(w, a, [](Client& c) -> Task<> { co_await c.create("/after", "", CreateMode::Persistent); }(a));
+  EXPECT_TRUE(w.server().node("/after"));
+  EXPECT_EQ(&w.server(), &w.server(2));
+}
+
+TEST(EnsembleFaults, SessionsSurviveALeaderCrashAndCountTheirTimeoutFromTheElectionsEnd) {
+  ListDecisions d({});
+  WorldConfig cfg = three();
+  cfg.election_ms = 3000;  // longer than the session timeout
+  World w(cfg, d);
+  Client& c = w.open("c", 2000, -1, Flavour::C, {1});
+  Client& quiet_one = w.open("q", 2000, -1, Flavour::C, {1});
+  run(w, c, [](Client& c) -> Task<> { co_await c.create("/e", "", CreateMode::Ephemeral); }(c));
+  run(w, quiet_one, [](Client& c) -> Task<> { co_await c.create("/q", "", CreateMode::Ephemeral); }(quiet_one));
+  const SessionId s = c.session_id();
+  ASSERT_TRUE(w.crash_server(0));
+  w.inject(FaultKind::Crash, w.id(quiet_one));  // falls silent for good
+  w.run_until(w.now() + 3100);
+  // Both sessions outlived their timeout in the election: nobody expires them.
+  EXPECT_EQ(c.state(), SessionState::Connected);
+  EXPECT_EQ(c.session_id(), s);
+  EXPECT_TRUE(w.server().node("/e"));
+  EXPECT_TRUE(w.server().node("/q"));
+  // The silent one expires a session timeout after the new leader took over.
+  w.run_until(w.now() + 1500);
+  EXPECT_TRUE(w.server().node("/q"));
+  w.run_until(w.now() + 1500);
+  EXPECT_FALSE(w.server().node("/q"));
+  EXPECT_TRUE(w.server().node("/e"));
+}
+
+// The leader-crash class on a write in flight: its client sees
+// ConnectionLoss either way; the write is then on every server or on none.
+void leader_crash_with_write(std::uint32_t commit, bool expect_node) {
+  Strike d(commit);
+  WorldConfig cfg = three();
+  cfg.nemesis.per_mille[static_cast<int>(TimedFault::LeaderCrash)] = 1000;
+  cfg.nemesis.window_ms = 100'000;  // one strike, at 0
+  World w(cfg, d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {0, 1});
+  Error first = Error::Ok;
+  run(w, c, [&](Client& c) -> Task<> {
+    auto made = co_await c.create("/w", "", CreateMode::Persistent);
+    first = made.error();
+  }(c));
+  EXPECT_EQ(first, Error::ConnectionLoss);
+  w.set_nemesis({});
+  w.run_until(w.now() + 5000);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(static_cast<bool>(w.server(i).node("/w")), expect_node) << i;
+  EXPECT_EQ(count_of(w, ServerAction::LeaderElected), 1);
+  EXPECT_EQ(count_of(w, ServerAction::ServerRestarted), 1);
+}
+
+TEST(EnsembleFaults, AWriteInFlightWhenTheLeaderCrashesIsLostEverywhere) { leader_crash_with_write(0, false); }
+
+TEST(EnsembleFaults, AWriteCommittedWhenTheLeaderCrashesSurvivesOnEveryServer) { leader_crash_with_write(1, true); }
+
+TEST(EnsembleFaults, ALagBurstHoldsBackAFollowersReadsUntilItEnds) {
+  ListDecisions d({});
+  World w(three(), d);
+  Client& writer = w.open("w", 4000, -1, Flavour::C, {0});
+  Client& reader = w.open("r", 4000, -1, Flavour::C, {1});
+  w.run_until(50);
+  w.lag_burst(1, 500);
+  run(w, writer, [](Client& c) -> Task<> { co_await c.create("/a", "", CreateMode::Persistent); }(writer));
+  bool seen_during = true;
+  run(w, reader, [&](Client& c) -> Task<> { seen_during = (co_await c.exists("/a")).ok(); }(reader));
+  EXPECT_FALSE(seen_during);
+  bool synced = false;
+  run(w, reader, [&](Client& c) -> Task<> {
+    co_await c.sync("/");  // waits for the burst's end
+    synced = (co_await c.exists("/a")).ok();
+  }(reader));
+  EXPECT_TRUE(synced);
+  EXPECT_GE(w.now(), 550);
+}
+
+TEST(EnsembleFaults, TheEnsembleClassesAreDeterministic) {
+  auto hash_of = [](std::uint64_t seed) {
+    SeededDecisions d(seed);
+    WorldConfig cfg;
+    cfg.servers = 3;
+    for (TimedFault f : {TimedFault::LagBurst, TimedFault::ServerCrash, TimedFault::LeaderCrash}) {
+      cfg.nemesis.per_mille[static_cast<int>(f)] = 300;
+    }
+    cfg.nemesis.pause_ms = 500;
+    cfg.nemesis.window_ms = 50;
+    World w(cfg, d);
+    for (int i = 0; i < 3; ++i) {
+      Client& c = w.open(fmt::format("c{}", i));
+      w.spawn(c, [](Client& c, int i) -> Task<> {
+        for (int k = 0; k < 30; ++k) {
+          co_await c.create(fmt::format("/c{}-{}", i, k), "", CreateMode::Ephemeral);
+          co_await c.get_children("/");
+        }
+      }(c, i));
+    }
+    w.run_until_done(60'000);
+    return std::pair{w.trace().hash(), count_of(w, ServerAction::ServerCrashed)};
+  };
+  const auto first = hash_of(7);
+  EXPECT_EQ(first, hash_of(7));
+  EXPECT_GT(first.second, 0);
+  EXPECT_NE(first.first, hash_of(8).first);
+}
+
+}  // namespace
+}  // namespace zksim::test
