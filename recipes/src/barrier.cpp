@@ -36,6 +36,11 @@ Task<Result<void>> Barrier::lower() { return detail::delete_surely(zk_, path_); 
 Task<Result<void>> Barrier::wait(TimeMs timeout_ms) {
   TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   for (;;) {
+    // The client's server may lag the leader: without a sync, a waiter that
+    // starts after the barrier was raised could read that it is not there
+    // and pass (docs/ensemble.md; flawed/barrier-without-sync).
+    auto synced = co_await detail::sync_surely(zk_, path_);
+    if (!synced) co_return synced.error();
     auto st = co_await zk_.exists(path_);
     if (!st && st.error() == Error::NoNode) co_return Result<void>();
     if (!st && st.error() != Error::ConnectionLoss) co_return st.error();

@@ -29,8 +29,20 @@ Task<Result<void>> ensure_path(Client& zk, std::string path) {
   }
 }
 
+Task<Result<void>> sync_surely(Client& zk, std::string path) {
+  for (;;) {
+    auto synced = co_await zk.sync(path);
+    if (synced || synced.error() != Error::ConnectionLoss) co_return synced;
+  }
+}
+
 Task<Result<std::optional<Created>>> find_own(Client& zk, std::string dir, std::string prefix) {
   for (;;) {
+    // A create still on its way to the leader from the old connection
+    // cannot commit after the sync: the leader fails it once the session
+    // has moved (PrepRequestProcessor, SessionMovedException).
+    auto synced = co_await sync_surely(zk, dir);
+    if (!synced) co_return synced.error();
     auto listed = co_await zk.get_children(dir);
     if (!listed && listed.error() == Error::ConnectionLoss) continue;
     if (!listed && listed.error() == Error::NoNode) co_return std::optional<Created>();

@@ -71,8 +71,15 @@ using Rule = std::function<std::optional<std::string>(const std::vector<Contende
 // An exclusive lock's rule: our turn when first, else wait for the one just before us.
 Rule predecessor_rule();
 
+// sync(path), retried across connection losses. A recipe that reads to
+// learn the fate of a write whose reply was lost, or to judge something
+// another client did before, syncs first: the client's server may lag the
+// leader, and the client never saw that write's zxid (docs/ensemble.md).
+Task<Result<void>> sync_surely(Client& zk, std::string path);
+
 // The child of `dir` whose name starts with `prefix` (a name unique to an
 // attempt, or to a candidate), with its creation zxid; nullopt if none.
+// Syncs first (sync_surely).
 Task<Result<std::optional<Created>>> find_own(Client& zk, std::string dir, std::string prefix);
 
 // Ends a hold that has one node: deletes `grant`'s node (delete_surely; a

@@ -92,6 +92,8 @@ Task<Result<std::string>> put_item(Client& zk, std::string dir, std::string data
     } else if (done.error != Error::ConnectionLoss) {
       co_return done.error;
     } else {
+      auto synced = co_await detail::sync_surely(zk, dir);
+      if (!synced) co_return synced.error();
       auto added = co_await exists_surely(zk, marker);
       if (!added) co_return added.error();
       if (!*added && zk.session_id() != session) co_return Error::SessionExpired;
@@ -184,6 +186,8 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
         // of one process) would each take it for theirs. Asked until
         // answered: a claim of ours left unknown would hold the item for
         // as long as the session lives.
+        auto synced = co_await detail::sync_surely(zk_, claim);
+        if (!synced) co_return synced.error();
         auto found = co_await get_data_surely(zk_, claim);
         if (!found || found->data != mine) break;  // look again from the head
       } else if (!made) {
