@@ -199,7 +199,10 @@ std::string Shard::text() const { return fmt::format("{}/{}", index, count); }
 
 WorldConfig nemesis_config(const std::vector<int>& kinds, std::uint32_t per_mille) {
   WorldConfig c;
-  for (int k : kinds) c.nemesis.per_mille[k] = per_mille;
+  for (int k : kinds) {
+    c.nemesis.per_mille[k] = per_mille;
+    if (is_ensemble_class(k)) c.servers = kEnsembleFaultServers;
+  }
   c.nemesis.pause_ms = 3000;
   c.nemesis.delay_ms = 50;
   return c;

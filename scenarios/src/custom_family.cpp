@@ -20,7 +20,7 @@ namespace detail {
 namespace {
 
 std::string spawn(World& world, const Workload& w, const Recipe& r, Shared& s) {
-  s.server = &world.server();
+  s.world = &world;
   CustomRun run{world, w, s.history, kDir};
   return r.custom->spawn(run);
 }

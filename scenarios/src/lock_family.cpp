@@ -140,7 +140,7 @@ Task<std::optional<Grant>> acquire_once(const Holder& h, bool write, TimeMs time
     record_failure(h.s.history, op, h.zk.now(), g.error());
     co_return std::nullopt;
   }
-  h.s.grants.push_back(server_view(*h.s.server, h.recipe, h.id, h.zk.now(), g->node, h.rw && !write, held));
+  h.s.grants.push_back(server_view(h.s.world->server(), h.recipe, h.id, h.zk.now(), g->node, h.rw && !write, held));
   h.s.history.ok(op, h.zk.now(), g->node, g->fence);
   co_return *g;
 }
@@ -246,7 +246,7 @@ std::string spawn_holder(World& world, Client& zk, const Workload& w, const Reci
 }
 
 std::string spawn(World& world, const Workload& w, const Recipe& recipe, Shared& s) {
-  s.server = &world.server();
+  s.world = &world;
   std::vector<Client*> clients;
   for (int i = 0; i < w.clients; ++i) {
     clients.push_back(&open_client(world, w, i));
@@ -297,6 +297,16 @@ void for_each_wakeup(const Trace& trace, F&& f) {
   }
 }
 
+// Whether `client` is in `clients` already, else adds it. A client woken
+// twice by one change counts once: on an ensemble it can be, when it
+// reconnects to a server that has not applied the change yet and sets its
+// watch again there (the event did not advance its last seen zxid).
+bool seen_before(std::vector<int>& clients, int client) {
+  if (std::find(clients.begin(), clients.end(), client) != clients.end()) return true;
+  clients.push_back(client);
+  return false;
+}
+
 // The change that woke the most clients (the first to reach that count).
 Wakeups max_wakeups(const Trace& trace) {
   std::vector<Wakeups> woken;
@@ -304,8 +314,8 @@ Wakeups max_wakeups(const Trace& trace) {
   for_each_wakeup(trace, [&](std::size_t change, bool first, const TraceEvent& e) {
     if (first) woken.push_back(Wakeups{0, e.time, e.path, {}});
     Wakeups& w = woken[change];
+    if (seen_before(w.clients, e.client)) return;
     ++w.count;
-    w.clients.push_back(e.client);
     if (!most || w.count > woken[*most].count) most = change;
   });
   if (!most) return {};
@@ -378,7 +388,7 @@ std::vector<SharedWakeups> shared_wakeups(const Trace& trace, const Recipe& reci
     SharedWakeups& w = out[change];
     auto views = sharers.find(e.client);
     const std::optional<bool> writer = roles.woke_writer(e.client, views == sharers.end() ? none : views->second, e.time);
-    if (writer) (*writer ? w.writers : w.readers).push_back(e.client);
+    if (writer) seen_before(*writer ? w.writers : w.readers, e.client);
   });
   return out;
 }

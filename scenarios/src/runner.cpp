@@ -51,8 +51,7 @@ void append(std::vector<Violation>& to, std::vector<Violation> from) {
 }
 
 bool no_fault_struck(const Trace& trace) {
-  return std::none_of(trace.events().begin(), trace.events().end(),
-                      [](const TraceEvent& e) { return e.kind == TraceKind::Fault; });
+  return std::none_of(trace.events().begin(), trace.events().end(), [](const TraceEvent& e) { return is_fault(e); });
 }
 
 std::vector<Delivery> deliveries_of(const Trace& trace) {

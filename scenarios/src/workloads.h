@@ -23,7 +23,9 @@ struct FamilyState {
 
 // What a workload leaves for the checks.
 struct Shared {
-  const Server* server = nullptr;   // ground truth, read at each grant
+  // The leader, the ground truth read at each grant (World::server(): a
+  // leader crash makes another server the leader).
+  World* world = nullptr;
   std::vector<ServerGrant> grants;
   History history;
   FencedCounter counter;

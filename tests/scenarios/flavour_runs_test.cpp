@@ -34,6 +34,7 @@ Workload workload_for(const std::string& recipe, Flavour f, int fault_class) {
 WorldConfig config_for(int fault_class) {
   WorldConfig c;
   if (fault_class < 0) return c;
+  if (is_ensemble_class(fault_class)) c.servers = 3;
   c.nemesis.per_mille[fault_class] = 30;
   c.nemesis.pause_ms = 3000;
   c.nemesis.delay_ms = 50;

@@ -45,7 +45,7 @@ CommandSpec explore_spec() {
            {"--rounds", "N", "acquisitions (or items, rounds) per client (default 4)"},
            {"--client", "FLAVOURS", "the client library the clients behave like: c (default; a flawed recipe: the one that exposes it), curator, kazoo, a list (c,curator,kazoo: client i takes the (i mod n)th), or any (each run draws them: all c, all curator, all kazoo, or the three in turn)"},
            {"--hold-ms", "MS", "time inside the critical section (default 5; a flawed recipe: its own)"},
-           {"--servers", "N", "servers in the ensemble, server 0 the leader (default 1; see docs/ensemble.md)"},
+           {"--servers", "N", "servers in the ensemble, server 0 the first leader (default 1, or 3 with a fault class of the ensemble; see docs/ensemble.md)"},
            {"--faults", "CLASS,...", "fault classes of the nemesis, or 'none' (default none; a flawed recipe: the one that exposes it)"},
            {"--rate", "PER_MILLE", "chance per request (a time-triggered class: per simulated second) of each fault class striking, in 1/1000 (default 30)"},
            {"--varied", "", "varied workloads: each client's operation sequence is drawn per run (try-locks and timeouts from 0, nesting, read then write, downgrades, a second handle on its session; a flawed recipe that needs them: on)"},
@@ -113,7 +113,8 @@ Campaign campaign_from(const Args& a) {
     }
     c.workload.hold_ms = flaw->hold_ms;
   } else if (a.flag("--swarm") && !a.has("--faults")) {
-    std::vector<int> every(kFaultClasses);
+    // The classes of one server; the ensemble's join with --faults.
+    std::vector<int> every(kClientFaultClasses);
     std::iota(every.begin(), every.end(), 0);
     c.config = nemesis_config(every, rate);
   } else {
@@ -125,7 +126,7 @@ Campaign campaign_from(const Args& a) {
   c.workload.flavours = clients.flavours;
   c.workload.draw_flavours = clients.drawn;
   c.workload.hold_ms = a.integer("--hold-ms", c.workload.hold_ms, 0, 3'600'000);
-  c.config.servers = static_cast<int>(a.integer("--servers", 1, 1, 9));
+  c.config.servers = static_cast<int>(a.integer("--servers", c.config.servers, 1, 9));
   c.config = scenarios::strategy_config(c.strategy, c.config);
   c.faults = fault_label(c.config);
   if (dfs) {

@@ -112,8 +112,10 @@ std::string file_stem(const std::string& recipe);
 
 // A world whose nemesis strikes with each of `kinds` (fault classes) at
 // `per_mille` (random pauses of 3 s, longer than the workloads' 2 s
-// sessions; delays of 50 ms).
+// sessions; delays of 50 ms), on kEnsembleFaultServers servers if one of
+// them is a fault of the ensemble (is_ensemble_class), else on one.
 WorldConfig nemesis_config(const std::vector<int>& kinds, std::uint32_t per_mille);
+inline constexpr int kEnsembleFaultServers = 3;
 // "pause,crash", or "none".
 std::string fault_label(const WorldConfig& config);
 

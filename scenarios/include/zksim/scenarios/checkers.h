@@ -158,7 +158,7 @@ std::vector<Violation> check_fenced_counter(int accepted_increments, int final_v
 
 // The change that woke the most waiters, as the runner counts it from the
 // trace: watch events one transaction on one path delivered, when the
-// first arrived, and to which clients.
+// first arrived, and to which clients (each once).
 struct Wakeups {
   int count = 0;
   TimeMs time = 0;
