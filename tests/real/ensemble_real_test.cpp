@@ -1,0 +1,487 @@
+// The ensemble's rules forced on a real ZooKeeper 3.8 ensemble of three
+// (ZkEnsemble), through RealClient; where the simulator models the same
+// rule (docs/ensemble.md), the same scenario runs on a World of three
+// servers and the observable outcomes (what each call returned, which
+// events fired) are compared line by line. What was measured is in
+// docs/ensemble.md, "Measured on a real ensemble".
+#include "tcp_gate.h"
+#include "zk_ensemble.h"
+#include "zksim/real_client.h"
+#include "zksim/world.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <zookeeper/zookeeper.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zksim::test {
+namespace {
+
+// The binary's one ensemble: every test leaves its three servers serving.
+ZkEnsemble& ensemble() {
+  static ZkEnsemble e;
+  return e;
+}
+
+class EnsembleEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { ASSERT_TRUE(ensemble().start(3)) << ensemble().error(); }
+  void TearDown() override { ensemble().stop(); }
+};
+
+// The server whose `cons` lists `session`, or -1.
+int server_of(SessionId session) {
+  const std::string sid = fmt::format("sid=0x{:x},", session.value);
+  for (int i = 0; i < ensemble().size(); ++i) {
+    if (ensemble().four_letter(i, "cons").find(sid) != std::string::npos) return i;
+  }
+  return -1;
+}
+
+// Whether server i holds a watch of `session` on `path` (`wchc`).
+bool watches_on(int i, SessionId session, const std::string& path) {
+  const std::string reply = ensemble().four_letter(i, "wchc");
+  const auto at = reply.find(fmt::format("0x{:x}\n", session.value));
+  if (at == std::string::npos) return false;
+  const auto next = reply.find("0x", at + 3);
+  return reply.substr(at, next == std::string::npos ? std::string::npos : next - at).find("\t" + path + "\n") !=
+         std::string::npos;
+}
+
+int a_follower(int other_than = -1) {
+  for (int i = 0; i < ensemble().size(); ++i) {
+    if (ensemble().mode(i) == "follower" && i != other_than) return i;
+  }
+  return -1;
+}
+
+// Every event a client hears (session events and watches), in order, as
+// lines, with the loop time it was heard at.
+struct Heard {
+  std::vector<std::string> lines;
+  std::vector<TimeMs> at;
+  Client* client = nullptr;
+  Watcher watcher() {
+    return [this](const WatchedEvent& e) {
+      lines.push_back(e.type == EventType::None
+                          ? std::string(keeper_state_name(e.state))
+                          : fmt::format("{} {}", event_type_name(e.type), e.path));
+      at.push_back(client ? client->now() : 0);
+    };
+  }
+  TimeMs when(const std::string& line, std::size_t from = 0) const {
+    for (std::size_t i = from; i < lines.size(); ++i) {
+      if (lines[i] == line) return at[i];
+    }
+    return -1;
+  }
+  bool has(const std::string& line) const {
+    return std::find(lines.begin(), lines.end(), line) != lines.end();
+  }
+};
+
+template <class Pred>
+Task<bool> until(Client& c, Pred pred, TimeMs limit) {
+  const TimeMs end = c.now() + limit;
+  while (!pred()) {
+    if (c.now() >= end) co_return false;
+    co_await c.sleep(5);
+  }
+  co_return true;
+}
+
+class RealEnsemble : public ::testing::Test {
+ protected:
+  // Runs `task` on the loop; fails the test if it takes over `limit_ms`.
+  void run(Task<> task, TimeMs limit_ms = 15'000) {
+    loop.spawn(std::move(task));
+    ASSERT_TRUE(loop.run_until_done(limit_ms)) << "a case step took over " << limit_ms << " ms";
+  }
+  std::unique_ptr<RealClient> open(const std::string& hosts, Heard* heard = nullptr) {
+    auto c = RealClient::open(loop, hosts, 4000);
+    if (heard) {
+      heard->client = c.get();
+      c->set_default_watcher(heard->watcher());
+    }
+    run([](Client& c) -> Task<> {
+      EXPECT_TRUE(co_await until(c, [&c] { return c.state() == SessionState::Connected; }, 10'000));
+    }(*c));
+    return c;
+  }
+  RealLoop loop;
+};
+
+// What a scenario's calls returned, as lines, to compare the two ensembles.
+using Outcome = std::vector<std::string>;
+
+template <class T>
+std::string said(const std::string& call, const Result<T>& r) {
+  return fmt::format("{} {}", call, r.ok() ? std::string("Ok") : std::string(error_name(r.error())));
+}
+
+std::string read_line(const Result<DataResponse>& r) {
+  return r.ok() ? "read " + r->data : said("read", r);
+}
+
+int count_of(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// ---- The simulated side --------------------------------------------------
+
+// Every follower lag is `lag` steps (of Ensemble's 4 choices), every other
+// decision 0: no other decision of a world with fixed delays has 4 choices.
+class Lags final : public DecisionSource {
+ public:
+  explicit Lags(std::uint32_t lag) : lag(lag) {}
+  std::uint32_t lag;
+  std::uint32_t choose(std::uint32_t n) override { return n == 4 ? lag : 0; }
+};
+
+WorldConfig three_servers(TimeMs follower_lag_ms) {
+  WorldConfig c;
+  c.delay_choices = 1;
+  c.servers = 3;
+  c.follower_lag_ms = follower_lag_ms;
+  return c;
+}
+
+void sim_run(World& w, Client& owner, Task<> task) {
+  w.spawn(owner, std::move(task));
+  ASSERT_TRUE(w.run_until_done(w.now() + 60'000));
+}
+
+// Server 1 never lags, server 2 always lags 3 steps (the followers draw in
+// server order, so the 4-choice picks alternate).
+class SlowServer2 final : public DecisionSource {
+ public:
+  std::uint32_t choose(std::uint32_t n) override {
+    if (n != 4) return 0;
+    return (next_++ % 2) ? 3 : 0;
+  }
+
+ private:
+  std::uint32_t next_ = 0;
+};
+
+int refusals(const World& w) {
+  return static_cast<int>(std::count_if(w.trace().events().begin(), w.trace().events().end(), [](const TraceEvent& e) {
+    return e.kind == TraceKind::Server && e.code == static_cast<int>(ServerAction::ConnectionRefused);
+  }));
+}
+
+
+// ---- A read on a follower, before and after sync -------------------------
+// Forced: the follower's link to the leader is stalled, so it has not heard
+// of the write when the read comes; the sync, forwarded to the leader, is
+// answered only once the link flows again and the follower has applied the
+// write (quorum/Leader.processSync, Follower.processPacket case SYNC).
+
+Outcome stale_read_then_sync_on_sim() {
+  Lags d(3);
+  World w(three_servers(100), d);  // followers 300 ms behind
+  Client& writer = w.open("w", 4000, -1, Flavour::C, {0});
+  Client& reader = w.open("r", 4000, -1, Flavour::C, {1});
+  Outcome out;
+  sim_run(w, writer, [](Client& c, Outcome& out) -> Task<> {
+    out.push_back(said("create", co_await c.create("/a-sync", "1", CreateMode::Persistent)));
+  }(writer, out));
+  sim_run(w, reader, [](Client& c, Outcome& out) -> Task<> {
+    out.push_back(said("sync", co_await c.sync("/a-sync")));
+    out.push_back(read_line(co_await c.get_data("/a-sync")));
+  }(reader, out));
+  sim_run(w, writer, [](Client& c, Outcome& out) -> Task<> {
+    out.push_back(said("write", co_await c.set_data("/a-sync", "2")));
+  }(writer, out));
+  sim_run(w, reader, [](Client& c, Outcome& out) -> Task<> {
+    out.push_back(read_line(co_await c.get_data("/a-sync")));
+    const TimeMs sent = c.now();
+    out.push_back(said("sync", co_await c.sync("/a-sync")));
+    EXPECT_GE(c.now() - sent, 100);  // answered once the follower applied the write
+    out.push_back(read_line(co_await c.get_data("/a-sync")));
+  }(reader, out));
+  return out;
+}
+
+TEST_F(RealEnsemble, AFollowerReadIsStaleUntilSyncCatchesItUp) {
+  ZkEnsemble& ens = ensemble();
+  const int leader = ens.leader_index();
+  const int f = a_follower();
+  ASSERT_GE(leader, 0);
+  ASSERT_GE(f, 0);
+  auto writer = open(ens.hosts(leader));
+  auto reader = open(ens.hosts(f));
+  Outcome out;
+  run([&](Client& c) -> Task<> {
+    out.push_back(said("create", co_await c.create("/a-sync", "1", CreateMode::Persistent)));
+  }(*writer));
+  run([&](Client& c) -> Task<> {
+    out.push_back(said("sync", co_await c.sync("/a-sync")));
+    out.push_back(read_line(co_await c.get_data("/a-sync")));
+  }(*reader));
+  ens.stall_link(f, true);
+  run([&](Client& c) -> Task<> { out.push_back(said("write", co_await c.set_data("/a-sync", "2"))); }(*writer));
+  run([&](Client& c) -> Task<> {
+    out.push_back(read_line(co_await c.get_data("/a-sync")));
+    std::optional<Result<void>> synced;
+    loop.spawn([](Client& c, std::optional<Result<void>>& synced) -> Task<> {
+      synced = co_await c.sync("/a-sync");
+    }(c, synced));
+    // A sleep, not a wait: what is checked is that nothing happens.
+    co_await c.sleep(200);
+    EXPECT_FALSE(synced) << "the sync was answered while the follower heard nothing from the leader";
+    ens.stall_link(f, false);
+    EXPECT_TRUE(co_await until(c, [&] { return synced.has_value(); }, 2000));
+    if (synced) out.push_back(said("sync", *synced));
+    out.push_back(read_line(co_await c.get_data("/a-sync")));
+  }(*reader));
+  const Outcome want = {"create Ok", "sync Ok", "read 1", "write Ok", "read 1", "sync Ok", "read 2"};
+  EXPECT_EQ(out, want);
+  EXPECT_EQ(stale_read_then_sync_on_sim(), out);
+}
+
+// ---- A reconnect refused by a server behind the client's lastZxidSeen -----
+// Forced: follower F's link to the leader is stalled; the client writes
+// through follower G, so it has seen a zxid F has not; then G's connection
+// is cut (a TcpGate) and the client tries F.
+
+Outcome refused_then_back_to_the_other_server_on_sim() {
+  SlowServer2 d;
+  World w(three_servers(100), d);  // server 2 300 ms behind, server 1 not
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1, 2});
+  Outcome out;
+  sim_run(w, c, [](Client& c) -> Task<> { co_await c.sleep(400); }(c));  // both know the session
+  sim_run(w, c, [](Client& c, Outcome& out) -> Task<> {
+    out.push_back(said("create", co_await c.create("/b-ahead", "", CreateMode::Persistent)));
+  }(c, out));
+  w.inject(FaultKind::DropBeforeApply, w.id(c));
+  sim_run(w, c, [](World& w, Client& c, Outcome& out) -> Task<> {
+    co_await c.sleep(50);
+    EXPECT_EQ(refusals(w), 1);
+    out.push_back(w.server_of(c) == 1 ? "back on the first server" : "elsewhere");
+    out.push_back(said("exists", co_await c.exists("/b-ahead")));
+  }(w, c, out));
+  return out;
+}
+
+TEST_F(RealEnsemble, AServerBehindTheClientsZxidRefusesIt) {
+  ZkEnsemble& ens = ensemble();
+  const int f = a_follower();
+  const int g = a_follower(f);
+  ASSERT_GE(g, 0);
+  // The leader is in the connect string but never reachable: with two
+  // servers the C client can retry the same one without end (each failed
+  // attempt moves twice along the list: handle_error, then
+  // zookeeper_interest's zoo_cycle_next_server); with three it tries both
+  // others before coming back.
+  TcpGate to_g(ens.port(g)), to_f(ens.port(f)), to_leader(ens.port(ens.leader_index()));
+  to_leader.hold(true);
+  to_f.hold(true);  // the session starts on G
+  Heard heard;
+  auto zk = open(to_g.hosts() + "," + to_f.hosts() + "," + to_leader.hosts(), &heard);
+  const SessionId session = zk->session_id();
+  ASSERT_EQ(server_of(session), g);
+  to_f.hold(false);
+  auto reconnected = [&](Client& c, std::size_t events) -> Task<> {
+    EXPECT_TRUE(co_await until(c, [&] { return heard.lines.size() >= events; }, 5000));
+  };
+
+  // G cut while F is behind: F refuses if tried, the client goes back to G.
+  Outcome out;
+  const int refused_before = count_of(ens.log(f), "Refusing session request");
+  ens.stall_link(f, true);
+  run([&](Client& c) -> Task<> {
+    out.push_back(said("create", co_await c.create("/b-ahead", "", CreateMode::Persistent)));
+  }(*zk));
+  to_g.cut();
+  run(reconnected(*zk, 3));
+  ens.stall_link(f, false);
+  // Whether the client tried F before G again is the C client's choice (see
+  // the connect string above): 0 or 1 refusal, never a session on F.
+  EXPECT_LE(count_of(ens.log(f), "Refusing session request") - refused_before, 1);
+  out.push_back(server_of(session) == g ? "back on the first server" : "elsewhere");
+  run([&](Client& c) -> Task<> { out.push_back(said("exists", co_await c.exists("/b-ahead"))); }(*zk));
+  EXPECT_EQ(out, (Outcome{"create Ok", "back on the first server", "exists Ok"}));
+  EXPECT_EQ(refused_then_back_to_the_other_server_on_sim(), out);
+
+  // G unreachable while F is behind: F refuses every attempt until it has
+  // caught up, then takes the session.
+  const int refused_then = count_of(ens.log(f), "Refusing session request");
+  ens.stall_link(f, true);
+  run([&](Client& c) -> Task<> {
+    EXPECT_TRUE((co_await c.create("/b-later", "", CreateMode::Persistent)).ok());
+  }(*zk));
+  to_g.hold(true);
+  to_g.cut();
+  const TimeMs cut = loop.now();
+  run([&](Client& c) -> Task<> {
+    EXPECT_TRUE(co_await until(
+        c, [&] { return count_of(ens.log(f), "Refusing session request") >= refused_then + 2; }, 600));
+  }(*zk));
+  const TimeMs released = loop.now();
+  ens.stall_link(f, false);
+  run(reconnected(*zk, 5));
+  std::printf("held-back follower refused %d connections in %lld ms; it took the session %lld ms after its "
+              "link to the leader flowed again\n",
+              count_of(ens.log(f), "Refusing session request") - refused_then,
+              static_cast<long long>(released - cut), static_cast<long long>(heard.at.back() - released));
+  EXPECT_EQ(server_of(session), f);
+  run([&](Client& c) -> Task<> { EXPECT_TRUE((co_await c.exists("/b-later")).ok()); }(*zk));
+  EXPECT_EQ(heard.lines, (std::vector<std::string>{"SyncConnected", "Disconnected", "SyncConnected",
+                                                   "Disconnected", "SyncConnected"}));
+  to_g.hold(false);
+}
+
+// ---- Watches across a server switch ---------------------------------------
+// The session moves from follower A to follower B (A's connection cut by a
+// TcpGate); the client sends its watches with setWatches and its last zxid:
+// B fires at once a watch whose node changed while the client was away,
+// and keeps the other one (wchc) for a change made afterwards.
+
+Outcome watches_across_a_move_on_sim() {
+  Lags d(0);
+  World w(three_servers(10), d);
+  Client& writer = w.open("w", 4000, -1, Flavour::C, {0});
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1, 2});
+  Heard fired;
+  sim_run(w, writer, [](Client& c) -> Task<> {
+    co_await c.create("/d-later", "0", CreateMode::Persistent);
+    co_await c.create("/d-meanwhile", "0", CreateMode::Persistent);
+  }(writer));
+  sim_run(w, c, [](Client& c, Heard& fired) -> Task<> {
+    co_await c.sync("/");
+    co_await c.get_data("/d-later", fired.watcher());
+    co_await c.get_data("/d-meanwhile", fired.watcher());
+  }(c, fired));
+  EXPECT_EQ(w.server_of(c), 1);
+  w.partition(w.id(c), 500);
+  sim_run(w, writer, [](Client& c) -> Task<> { co_await c.set_data("/d-meanwhile", "1"); }(writer));
+  w.run_until(w.now() + 1000);
+  EXPECT_EQ(w.server_of(c), 2);
+  sim_run(w, writer, [](Client& c) -> Task<> { co_await c.set_data("/d-later", "1"); }(writer));
+  w.run_until(w.now() + 100);
+  return fired.lines;
+}
+
+TEST_F(RealEnsemble, WatchesFollowTheSessionToTheNextServer) {
+  ZkEnsemble& ens = ensemble();
+  const int a = a_follower();
+  const int b = a_follower(a);
+  ASSERT_GE(b, 0);
+  TcpGate to_a(ens.port(a)), to_b(ens.port(b));
+  to_b.hold(true);  // the session starts on A
+  auto writer = open(ens.hosts(ens.leader_index()));
+  run([](Client& c) -> Task<> {
+    EXPECT_TRUE((co_await c.create("/d-later", "0", CreateMode::Persistent)).ok());
+    EXPECT_TRUE((co_await c.create("/d-meanwhile", "0", CreateMode::Persistent)).ok());
+  }(*writer));
+  Heard heard, fired;
+  auto zk = open(to_a.hosts() + "," + to_b.hosts(), &heard);
+  fired.client = zk.get();
+  const SessionId session = zk->session_id();
+  run([&](Client& c) -> Task<> {
+    EXPECT_TRUE((co_await c.sync("/")).ok());
+    EXPECT_TRUE((co_await c.get_data("/d-later", fired.watcher())).ok());
+    EXPECT_TRUE((co_await c.get_data("/d-meanwhile", fired.watcher())).ok());
+  }(*zk));
+  ASSERT_EQ(server_of(session), a);
+  EXPECT_TRUE(watches_on(a, session, "/d-later"));
+  to_a.hold(true);
+  to_a.cut();
+  run([&](Client& c) -> Task<> {
+    EXPECT_TRUE(co_await until(c, [&] { return heard.has("Disconnected"); }, 5000));
+  }(*zk));
+  run([](Client& c) -> Task<> { EXPECT_TRUE((co_await c.set_data("/d-meanwhile", "1")).ok()); }(*writer));
+  to_b.hold(false);
+  run([&](Client& c) -> Task<> {
+    EXPECT_TRUE(co_await until(c, [&] { return fired.has("NodeDataChanged /d-meanwhile"); }, 5000));
+  }(*zk));
+  EXPECT_EQ(server_of(session), b);
+  EXPECT_TRUE(watches_on(b, session, "/d-later"));
+  EXPECT_FALSE(watches_on(b, session, "/d-meanwhile"));
+  run([](Client& c) -> Task<> { EXPECT_TRUE((co_await c.set_data("/d-later", "1")).ok()); }(*writer));
+  run([&](Client& c) -> Task<> {
+    EXPECT_TRUE(co_await until(c, [&] { return fired.has("NodeDataChanged /d-later"); }, 5000));
+  }(*zk));
+  // Each watcher hears the session events too (the C client tells every
+  // registered watcher), and the missed change fires after SyncConnected.
+  const Outcome want = {"Disconnected",  "Disconnected",  "SyncConnected", "SyncConnected",
+                        "NodeDataChanged /d-meanwhile", "NodeDataChanged /d-later"};
+  EXPECT_EQ(fired.lines, want);
+  EXPECT_EQ(watches_across_a_move_on_sim(), fired.lines);
+  to_a.hold(false);
+}
+
+// ---- A session surviving a leader restart (real only: the simulator has
+// no server crash yet) ---------------------------------------------------
+
+TEST_F(RealEnsemble, ASessionSurvivesALeaderRestart) {
+  ZkEnsemble& ens = ensemble();
+  const int leader = ens.leader_index();
+  ASSERT_GE(leader, 0);
+  Heard heard;
+  auto zk = open(ens.connect_string({0, 1, 2}), &heard);
+  auto other = open(ens.connect_string({0, 1, 2}));
+  Heard fired;
+  run([&](Client& c) -> Task<> {
+    EXPECT_TRUE((co_await c.create("/c-eph", "", CreateMode::Ephemeral)).ok());
+    EXPECT_TRUE((co_await c.create("/c-data", "1", CreateMode::Persistent)).ok());
+    EXPECT_TRUE((co_await c.create("/c-dir", "", CreateMode::Persistent)).ok());
+    EXPECT_TRUE((co_await c.get_data("/c-data", fired.watcher())).ok());
+    EXPECT_TRUE((co_await c.get_children("/c-dir", fired.watcher())).ok());
+  }(*zk));
+  const SessionId session = zk->session_id();
+  const int was_on = server_of(session);
+  const TimeMs killed = loop.now();
+  ens.kill(leader);
+  run([&](Client& c) -> Task<> {
+    EXPECT_TRUE(co_await until(c, [&] { return heard.lines.size() >= 3; }, 10'000));
+  }(*zk));
+  const TimeMs lost = heard.when("Disconnected");
+  const TimeMs back = heard.when("SyncConnected", 1);
+  ASSERT_GE(back, 0);
+  std::printf("leader %d killed; the client (on server %d) heard Disconnected after %lld ms and was "
+              "SyncConnected again %lld ms after the kill, on server %d (now leading: %d)\n",
+              leader, was_on, static_cast<long long>(lost - killed), static_cast<long long>(back - killed),
+              server_of(session), ens.leader_index());
+  EXPECT_EQ(heard.lines, (std::vector<std::string>{"SyncConnected", "Disconnected", "SyncConnected"}));
+  EXPECT_EQ(zk->session_id(), session);
+  EXPECT_LT(back - killed, 4000);  // within the session timeout
+  fired.client = zk.get();
+  run([&](Client& c) -> Task<> {
+    auto eph = co_await c.exists("/c-eph");
+    EXPECT_TRUE(eph.ok() && eph->ephemeralOwner == session.value);
+    EXPECT_TRUE((co_await c.set_data("/c-data", "2")).ok());
+    EXPECT_TRUE((co_await c.create("/c-dir/x", "", CreateMode::Persistent)).ok());
+    EXPECT_TRUE(co_await until(c, [&] { return fired.lines.size() >= 6; }, 5000));
+  }(*other));
+  // Each watcher also heard the session events (the C client tells every
+  // registered watcher), Disconnected then SyncConnected.
+  std::vector<std::string> events = fired.lines;
+  std::sort(events.begin(), events.end());
+  EXPECT_EQ(events, (std::vector<std::string>{"Disconnected", "Disconnected", "NodeChildrenChanged /c-dir",
+                                              "NodeDataChanged /c-data", "SyncConnected", "SyncConnected"}));
+  ASSERT_TRUE(ens.restart(leader));
+  ASSERT_TRUE(ens.wait_serving(leader)) << ens.error();
+  EXPECT_EQ(ens.mode(leader), "follower");
+  EXPECT_EQ(zk->state(), SessionState::Connected);
+}
+
+}  // namespace
+}  // namespace zksim::test
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  // Level 0 silences the C client: disconnects are what these tests make.
+  // ZKDEBUG=1 shows its debug log (which server it tries, and why it leaves).
+  zoo_set_debug_level(static_cast<ZooLogLevel>(std::getenv("ZKDEBUG") ? 4 : 0));
+  ::testing::AddGlobalTestEnvironment(new zksim::test::EnsembleEnvironment);
+  return RUN_ALL_TESTS();
+}
