@@ -419,8 +419,48 @@ TEST_F(RealEnsemble, WatchesFollowTheSessionToTheNextServer) {
   to_a.hold(false);
 }
 
-// ---- A session surviving a leader restart (real only: the simulator has
-// no server crash yet) ---------------------------------------------------
+// ---- A session surviving a leader restart --------------------------------
+// The leader is killed: every client is disconnected (its followers stop
+// serving while they elect), reconnects once a new leader serves, in the
+// same session, with its ephemeral node and its watches; the old leader
+// comes back as a follower.
+
+// What the client heard, what its watchers heard (sorted: the real
+// client's order among them is its own), and the checks after.
+Outcome leader_restart_on_sim() {
+  Lags d(0);
+  World w(three_servers(10), d);
+  Heard heard, fired;
+  Client& zk = w.open("c", 4000, -1, Flavour::C, {0, 1, 2});
+  Client& other = w.open("o", 4000, -1, Flavour::C, {0, 1, 2});
+  zk.set_default_watcher(heard.watcher());
+  sim_run(w, zk, [](Client& c, Heard& fired) -> Task<> {
+    co_await c.create("/c-eph", "", CreateMode::Ephemeral);
+    co_await c.create("/c-data", "1", CreateMode::Persistent);
+    co_await c.create("/c-dir", "", CreateMode::Persistent);
+    co_await c.get_data("/c-data", fired.watcher());
+    co_await c.get_children("/c-dir", fired.watcher());
+  }(zk, fired));
+  const SessionId session = zk.session_id();
+  EXPECT_TRUE(w.crash_server(0));
+  w.run_until(w.now() + 2000);
+  Outcome out = heard.lines;
+  out.push_back(zk.session_id() == session ? "same session" : "new session");
+  sim_run(w, other, [](Client& c, SessionId session, Outcome& out) -> Task<> {
+    auto eph = co_await c.exists("/c-eph");
+    out.push_back(eph.ok() && eph->ephemeralOwner == session.value ? "ephemeral kept" : "ephemeral gone");
+    co_await c.set_data("/c-data", "2");
+    co_await c.create("/c-dir/x", "", CreateMode::Persistent);
+  }(other, session, out));
+  w.run_until(w.now() + 100);
+  std::vector<std::string> events = fired.lines;
+  std::sort(events.begin(), events.end());
+  out.insert(out.end(), events.begin(), events.end());
+  w.restart_server(0);
+  out.push_back(&w.server() == &w.server(0) ? "old leader leads" : "old leader follows");
+  out.push_back(zk.state() == SessionState::Connected ? "connected" : "not connected");
+  return out;
+}
 
 TEST_F(RealEnsemble, ASessionSurvivesALeaderRestart) {
   ZkEnsemble& ens = ensemble();
@@ -472,6 +512,13 @@ TEST_F(RealEnsemble, ASessionSurvivesALeaderRestart) {
   ASSERT_TRUE(ens.wait_serving(leader)) << ens.error();
   EXPECT_EQ(ens.mode(leader), "follower");
   EXPECT_EQ(zk->state(), SessionState::Connected);
+  Outcome real = heard.lines;
+  real.push_back(zk->session_id() == session ? "same session" : "new session");
+  real.push_back("ephemeral kept");  // checked above
+  real.insert(real.end(), events.begin(), events.end());
+  real.push_back(ens.mode(leader) == "leader" ? "old leader leads" : "old leader follows");
+  real.push_back(zk->state() == SessionState::Connected ? "connected" : "not connected");
+  EXPECT_EQ(leader_restart_on_sim(), real);
 }
 
 }  // namespace
