@@ -7,26 +7,6 @@
 
 namespace zksim::recipes {
 
-namespace {
-
-// Waits for `path` to change (deleted, or its data set); true at once if it
-// does not exist (getData leaves no watch then). False on timeout, after
-// removing the watch.
-Task<Result<bool>> wait_while_exists(Client& zk, std::string path, TimeMs deadline_ms) {
-  Signal changed;
-  detail::Watching watch(zk, path, WatcherType::Data);
-  auto got = co_await zk.get_data(path, signal_watcher(changed));
-  if (!got) {
-    if (got.error() == Error::NoNode || got.error() == Error::ConnectionLoss) co_return true;
-    co_return got.error();
-  }
-  if (co_await zk.wait_for(changed, detail::time_left(zk, deadline_ms))) co_return true;
-  co_await watch.give_up();
-  co_return false;
-}
-
-}  // namespace
-
 Barrier::Barrier(Client& zk, std::string path) : zk_(zk), path_(std::move(path)) {}
 
 Task<Result<void>> Barrier::raise() { return detail::ensure_path(zk_, path_); }
@@ -44,7 +24,7 @@ Task<Result<void>> Barrier::wait(TimeMs timeout_ms) {
     auto st = co_await zk_.exists(path_);
     if (!st && st.error() == Error::NoNode) co_return Result<void>();
     if (!st && st.error() != Error::ConnectionLoss) co_return st.error();
-    auto changed = co_await wait_while_exists(zk_, path_, deadline);
+    auto changed = co_await detail::wait_while_exists(zk_, path_, deadline);
     if (!changed) co_return changed.error();
     if (!*changed) co_return Error::OperationTimeout;
   }
@@ -142,7 +122,7 @@ Task<Result<void>> DoubleBarrier::leave(TimeMs timeout_ms) {
       }
       wait_on = all->front();  // everyone else waits for the lowest
     }
-    auto changed = co_await wait_while_exists(zk_, detail::join(dir_, wait_on), deadline);
+    auto changed = co_await detail::wait_while_exists(zk_, detail::join(dir_, wait_on), deadline);
     if (!changed) co_return changed.error();
     if (!*changed) co_return Error::OperationTimeout;
   }

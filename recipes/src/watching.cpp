@@ -1,5 +1,7 @@
 #include "watching.h"
 
+#include "contender.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -55,6 +57,19 @@ Task<void> Watching::remove(bool retry) {
     auto removed = co_await zk_.remove_all_watches(path_, kind_);
     if (removed || removed.error() != Error::ConnectionLoss || !retry) co_return;
   }
+}
+
+Task<Result<bool>> wait_while_exists(Client& zk, std::string path, TimeMs deadline_ms) {
+  Signal changed;
+  Watching watch(zk, path, WatcherType::Data);
+  auto got = co_await zk.get_data(path, signal_watcher(changed));
+  if (!got) {
+    if (got.error() == Error::NoNode || got.error() == Error::ConnectionLoss) co_return true;
+    co_return got.error();
+  }
+  if (co_await zk.wait_for(changed, time_left(zk, deadline_ms))) co_return true;
+  co_await watch.give_up();
+  co_return false;
 }
 
 }  // namespace zksim::recipes::detail

@@ -29,6 +29,11 @@
 
 namespace zksim::recipes::detail {
 
+// Waits for `path` to change (deleted, or its data set); true at once if it
+// does not exist (getData leaves no watch then) or the connection was lost.
+// False on timeout, after removing the watch.
+Task<Result<bool>> wait_while_exists(Client& zk, std::string path, TimeMs deadline_ms);
+
 class Watching {
  public:
   // Counts a wait about to set a `kind` watch (Data or Children) on `path`.

@@ -73,7 +73,9 @@ Task<> barrier_client(Client& zk, int id, Workload w, const Recipe& recipe, Shar
       if (up) {
         for (Signal& told : b.raised[static_cast<std::size_t>(r)]) told.set();
       }
-      co_await zk.sleep(w.hold_ms);
+      // A varied workload may hold it 50 ms longer: a short wait, which
+      // syncs before it looks, then still finds it standing and gives up.
+      co_await zk.sleep(w.hold_ms + (w.varied ? 50 * static_cast<TimeMs>(decisions.pick(2)) : 0));
       // Lowered even if the raise failed: it may have happened.
       co_await recorded(zk, id, s, "lower", name, [&] { return barrier->lower(); });
       ++s.completed_rounds;

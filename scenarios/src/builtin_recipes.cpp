@@ -261,6 +261,21 @@ std::vector<Recipe> builtin_recipes() {
                return std::make_unique<BarrierOf<fl::SessionEventBarrier>>(c);
              },
              .flaw = flaw(Property::BarrierWait, TimedFault::AnyTime, 300, 300, Flavour::Curator)});
+
+  // Flaws of the ensemble: correct on one server.
+  Recipe& unsynced_barrier = add(Recipe{
+      .name = "flawed/unsynced-barrier",
+      .summary = "a barrier wait that checks without a sync (flavour_flaws.h)",
+      .family = RecipeFamily::Barrier,
+      .make_barrier = [](const HandleContext& c) { return std::make_unique<BarrierOf<fl::UnsyncedBarrier>>(c); }});
+  unsynced_barrier.flaw = flaw(Property::BarrierWait);
+  unsynced_barrier.flaw->servers = 3;
+  // A lost reply moves the client to the next server, which may lag.
+  Recipe& unsynced_lock = add(lock_like(
+      "flawed/unsynced-protected-lock", "Curator's protected create, looking for its node without a sync (simple_locks.h)",
+      RecipeFamily::Lock, [](const HandleContext& c) { return exclusive<fl::UnsyncedProtectedLock>(c.zk, c.dir); }));
+  unsynced_lock.flaw = flaw(Property::Liveness, FaultKind::DropAfterApply, 50);
+  unsynced_lock.flaw->servers = 3;
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "workloads.h"
 
+#include "zksim/scenarios/campaign.h"
 #include "zksim/scenarios/probes.h"
 
 #include <fmt/format.h>
@@ -285,10 +286,8 @@ std::string workload_problem(const Workload& w, const WorldConfig& config) {
 }
 
 WorldConfig Flaw::config() const {
-  WorldConfig c;
-  c.nemesis.per_mille[fault_class] = per_mille;
-  c.nemesis.pause_ms = 3000;
-  c.nemesis.delay_ms = 50;
+  WorldConfig c = nemesis_config(per_mille ? std::vector<int>{fault_class} : std::vector<int>{}, per_mille);
+  c.servers = std::max(c.servers, servers);
   return c;
 }
 

@@ -25,6 +25,7 @@ const std::vector<std::string>& mutant_operators() {
       "wrong-order",             // swap two steps, or the order of a sort
       "drop-check",              // drop a check of the input
       "drop-guard",              // drop a lock that serializes the steps
+      "skip-sync",               // read without the sync that catches the server up
   };
   return ops;
 }

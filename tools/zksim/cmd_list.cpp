@@ -44,11 +44,13 @@ int list_main(const Args& args) {
       const std::string nemesis = fault_label(f->config());
       j["breaks"] = f->property;
       j["exposed_by"] = json{{"faults", nemesis}, {"per_mille", f->per_mille}, {"hold_ms", f->hold_ms},
-                             {"client", flavour_name(f->flavour)}, {"varied", f->varied}};
+                             {"client", flavour_name(f->flavour)}, {"varied", f->varied},
+                             {"servers", f->config().servers}};
       line += fmt::format(" breaks {} under {}", f->property,
                           f->per_mille ? fmt::format("{} {}/1000", nemesis, f->per_mille) : std::string("no faults"));
       if (f->flavour != Flavour::C) line += fmt::format(" with {} clients", flavour_name(f->flavour));
       if (f->varied) line += " in varied workloads";
+      if (const int servers = f->config().servers; servers > 1) line += fmt::format(" on {} servers", servers);
     }
     recipes.push_back(std::move(j));
     text += line + "\n";

@@ -1,6 +1,7 @@
 #include "zksim/recipes/flawed/flavour_flaws.h"
 
 #include "../contender.h"
+#include "../watching.h"
 #include "zksim/path.h"
 
 #include <algorithm>
@@ -144,6 +145,28 @@ Task<Result<Grant>> NodeEventsOnlyLock::acquire(TimeMs timeout_ms) {
 }
 
 Task<Result<void>> NodeEventsOnlyLock::release() { return detail::release_grant(zk_, grant_); }
+
+// --- UnsyncedBarrier ---
+
+UnsyncedBarrier::UnsyncedBarrier(Client& zk, std::string path)
+    : zk_(zk), path_(path), barrier_(zk, std::move(path)) {}
+
+Task<Result<void>> UnsyncedBarrier::raise() { return barrier_.raise(); }
+
+Task<Result<void>> UnsyncedBarrier::lower() { return barrier_.lower(); }
+
+Task<Result<void>> UnsyncedBarrier::wait(TimeMs timeout_ms) {
+  const TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
+  for (;;) {
+    // The flaw: no sync before the check (Barrier::wait has one).
+    auto st = co_await zk_.exists(path_);
+    if (!st && st.error() == Error::NoNode) co_return Result<void>();
+    if (!st && st.error() != Error::ConnectionLoss) co_return st.error();
+    auto changed = co_await detail::wait_while_exists(zk_, path_, deadline);
+    if (!changed) co_return changed.error();
+    if (!*changed) co_return Error::OperationTimeout;
+  }
+}
 
 // --- SessionEventBarrier ---
 

@@ -191,8 +191,10 @@ struct Flaw {
   TimeMs hold_ms = 5;
   Flavour flavour = Flavour::C;
   bool varied = false;  // needs varied workloads (a downgrade, say)
+  int servers = 1;      // needs an ensemble of this many (a flaw of the ensemble)
   // A world config with that nemesis (pauses of 3 s, longer than the
-  // workloads' 2 s sessions).
+  // workloads' 2 s sessions) on `servers` servers (3 at least for a fault
+  // class of the ensemble).
   WorldConfig config() const;
   // Its nemesis as a fault configuration is named: the class, or "none".
   std::string fault() const;

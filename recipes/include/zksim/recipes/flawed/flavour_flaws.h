@@ -28,6 +28,12 @@
 // passed on a SyncConnected event); kazoo calls each watcher once when the
 // connection drops. Breaks: barrier-wait (every flavour).
 //
+// UnsyncedBarrier — a barrier whose wait checks for the barrier node on
+// the client's own server without a sync first (check-then-act on a read
+// that may be stale): on an ensemble, a waiter that starts after the
+// barrier was raised can read it is not there yet and pass. Correct on one
+// server. Breaks: barrier-wait on an ensemble (every flavour).
+//
 // UnsynchronizedWaitLock — Curator's lock loop (LockInternals.
 // internalLockLoop) without its `synchronized (this)`: the watcher on the
 // predecessor's node calls notifyAll() on the event thread, and the
@@ -87,6 +93,19 @@ class NodeEventsOnlyLock {
 };
 
 // Raised and lowered as Barrier is; only its wait differs.
+class UnsyncedBarrier {
+ public:
+  UnsyncedBarrier(Client& zk, std::string path);
+  Task<Result<void>> raise();
+  Task<Result<void>> lower();
+  Task<Result<void>> wait(TimeMs timeout_ms = -1);
+
+ private:
+  Client& zk_;
+  std::string path_;
+  Barrier barrier_;
+};
+
 class SessionEventBarrier {
  public:
   SessionEventBarrier(Client& zk, std::string path);

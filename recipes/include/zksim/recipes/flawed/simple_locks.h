@@ -23,6 +23,14 @@
 // liveness, and leaves a leaked node (until the session ends). The bug
 // Curator's "protection" mode exists for.
 //
+// UnsyncedProtectedLock — a protected create as Curator ships it
+// (CreateBuilderImpl.findProtectedNodeInForeground): after a lost reply it
+// lists the directory to find its node by its GUID, without a sync. On an
+// ensemble the server it reconnected to may not have applied the create
+// yet (the client never saw its zxid), so it creates a second node and the
+// first one, owned by its own live session, blocks everyone behind it.
+// Correct on one server. Breaks: liveness and no-leaks on an ensemble.
+//
 // StubbornUnlockLock — acquires correctly, but release() deletes its node
 // again and again until a delete returns Ok, whatever the error: once a
 // delete was applied and its reply lost, every retry gets NoNode, and once
@@ -72,6 +80,12 @@ class HerdLock : public OneNodeLock {
 class NoGuidLock : public OneNodeLock {
  public:
   NoGuidLock(Client& zk, std::string dir) : OneNodeLock(zk, std::move(dir)) {}
+  Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
+};
+
+class UnsyncedProtectedLock : public OneNodeLock {
+ public:
+  UnsyncedProtectedLock(Client& zk, std::string dir) : OneNodeLock(zk, std::move(dir)) {}
   Task<Result<Grant>> acquire(TimeMs timeout_ms = -1);
 };
 
