@@ -200,12 +200,35 @@ report 'chosen | select(.run_name | startswith("BM_ClientOps/"))
 echo
 
 cat <<EOF
+The same operations on an ensemble, the client on the last server (a
+follower, but on one server), CPU time (\`BM_ClientOpsOnServers\`, same command):
+
+| servers | ops/s | ns/op |
+| --- | --- | --- |
+EOF
+report 'chosen | select(.run_name | startswith("BM_ClientOpsOnServers/"))
+  | "| \(.run_name | capture("servers:(?<n>[0-9]+)").n) | \(measured(.items_per_second | rate)) | \(measured(1e9 / .items_per_second | sig3)) |"' \
+  "$work/world.json"
+echo
+
+cat <<EOF
 The harness, CPU time, $(median_of "$reps") (\`build/tools/zksim-bench-harness$(args_text "${aggregates[@]}")\`):
 
 EOF
 report 'named("BM_LockScenario") | measured(
   "Complete lock scenarios (5 clients x 10 acquisitions, every checker on): \(.items_per_second | commas) per second, "
   + "\(.cpu_time | sig3) µs CPU each.")' "$work/harness.json"
+echo
+
+cat <<EOF
+The same scenario (C clients) on an ensemble (\`BM_LockScenarioOnServers\`, same command):
+
+| servers | scenarios/s | µs CPU each |
+| --- | --- | --- |
+EOF
+report 'chosen | select(.run_name | startswith("BM_LockScenarioOnServers/"))
+  | "| \(.run_name | capture("servers:(?<n>[0-9]+)").n) | \(measured(.items_per_second | commas)) | \(measured(.cpu_time | sig3)) |"' \
+  "$work/harness.json"
 echo
 
 cat <<EOF

@@ -1,5 +1,6 @@
 // The harness's speed: complete lock scenarios per second (5 clients x 10
-// acquisitions, every checker on), and how long until each flawed recipe is
+// acquisitions, every checker on; per flavour, and on 1, 3 and 5 servers),
+// and how long until each flawed recipe is
 // caught (random seeds with its nemesis, median over 20 campaigns).
 #include "zksim/scenarios/workload.h"
 
@@ -31,6 +32,24 @@ void BM_LockScenario(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_LockScenario)->DenseRange(0, kFlavours - 1)->Unit(benchmark::kMicrosecond);
+
+// The same scenario (C clients) on an ensemble of 1, 3 or 5 servers, the
+// clients spread over them by their shuffled connect strings: what the
+// followers' queues and lags cost per scenario.
+void BM_LockScenarioOnServers(benchmark::State& state) {
+  WorldConfig c;
+  c.servers = static_cast<int>(state.range(0));
+  Workload w{.recipe = "lock", .clients = 5, .rounds = 10};
+  std::uint64_t seed = 1;
+  for (auto _ : state) {
+    SeededDecisions d(seed++);
+    RunResult r = run(w, d, {}, c);
+    if (!r.violations.empty()) state.SkipWithError("the correct lock failed a check");
+    benchmark::DoNotOptimize(r.trace_hash);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_LockScenarioOnServers)->ArgName("servers")->Arg(1)->Arg(3)->Arg(5)->Unit(benchmark::kMicrosecond);
 
 // Each iteration is one campaign: seeds from a fresh start until a run
 // shows the flaw. Reports the median campaign's runs and milliseconds.

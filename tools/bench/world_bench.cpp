@@ -51,6 +51,30 @@ void BM_ClientOps(benchmark::State& state) {
 }
 BENCHMARK(BM_ClientOps)->Arg(1)->Arg(100)->Arg(10'000)->Unit(benchmark::kMillisecond);
 
+// The same batches on an ensemble of 1, 3 or 5 servers, the client on the
+// last server (a follower but on one server): each write waits for its
+// server to apply it, each read is answered from its replica.
+void BM_ClientOpsOnServers(benchmark::State& state) {
+  const int servers = static_cast<int>(state.range(0));
+  SeededDecisions decisions(1);
+  WorldConfig cfg;
+  cfg.keep_trace = false;
+  cfg.delay_choices = 1;
+  cfg.servers = servers;
+  World world(cfg, decisions);
+  Client& active = world.open("active", 30000, -1, Flavour::C, {servers - 1});
+  world.spawn(active, [](Client& c) -> Task<> {
+    co_await c.create("/b", "", CreateMode::Persistent);
+  }(active));
+  world.run_until_done(1'000'000);
+  for (auto _ : state) {
+    world.spawn(active, batch(active, kOpsPerBatch / 5));
+    if (!world.run_until_done(world.now() + 10'000'000)) state.SkipWithError("batch did not finish");
+  }
+  state.SetItemsProcessed(state.iterations() * kOpsPerBatch);
+}
+BENCHMARK(BM_ClientOpsOnServers)->ArgName("servers")->Arg(1)->Arg(3)->Arg(5)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();
