@@ -1,6 +1,8 @@
 // The forwarder: one thread polling the listening socket and every pair.
 #include "tcp_gate.h"
 
+#include "zk_process.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -14,13 +16,7 @@
 namespace zksim::test {
 namespace {
 
-sockaddr_in loopback(int port) {
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<std::uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  return a;
-}
+using zk::loopback;
 
 bool write_all(int fd, const char* p, std::size_t n) {
   while (n > 0) {

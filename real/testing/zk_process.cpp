@@ -21,6 +21,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+}  // namespace
+
 sockaddr_in loopback(int port) {
   sockaddr_in a{};
   a.sin_family = AF_INET;
@@ -28,8 +30,6 @@ sockaddr_in loopback(int port) {
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   return a;
 }
-
-}  // namespace
 
 int connect_loopback(int port) {
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);

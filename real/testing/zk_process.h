@@ -4,12 +4,15 @@
 // them are in docs/zk-3.8-findings.md.
 #pragma once
 
+#include <netinet/in.h>
 #include <string>
 #include <sys/types.h>
 #include <vector>
 
 namespace zksim::test::zk {
 
+// The address 127.0.0.1:`port` (0: any free port, for bind).
+sockaddr_in loopback(int port);
 // A connected socket to 127.0.0.1:`port`, or -1.
 int connect_loopback(int port);
 // `n` distinct ports free on 127.0.0.1 (all bound at once, then released).

@@ -14,20 +14,7 @@ Task<Result<void>> Barrier::raise() { return detail::ensure_path(zk_, path_); }
 Task<Result<void>> Barrier::lower() { return detail::delete_surely(zk_, path_); }
 
 Task<Result<void>> Barrier::wait(TimeMs timeout_ms) {
-  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
-  for (;;) {
-    // The client's server may lag the leader: without a sync, a waiter that
-    // starts after the barrier was raised could read that it is not there
-    // and pass (docs/ensemble.md; flawed/barrier-without-sync).
-    auto synced = co_await detail::sync_surely(zk_, path_);
-    if (!synced) co_return synced.error();
-    auto st = co_await zk_.exists(path_);
-    if (!st && st.error() == Error::NoNode) co_return Result<void>();
-    if (!st && st.error() != Error::ConnectionLoss) co_return st.error();
-    auto changed = co_await detail::wait_while_exists(zk_, path_, deadline);
-    if (!changed) co_return changed.error();
-    if (!*changed) co_return Error::OperationTimeout;
-  }
+  return detail::wait_until_gone(zk_, path_, timeout_ms, detail::SyncFirst::Yes);
 }
 
 DoubleBarrier::DoubleBarrier(Client& zk, std::string dir, int members)

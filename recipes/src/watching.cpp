@@ -72,4 +72,20 @@ Task<Result<bool>> wait_while_exists(Client& zk, std::string path, TimeMs deadli
   co_return false;
 }
 
+Task<Result<void>> wait_until_gone(Client& zk, std::string path, TimeMs timeout_ms, SyncFirst sync) {
+  const TimeMs deadline = deadline_after(zk, timeout_ms);
+  for (;;) {
+    if (sync == SyncFirst::Yes) {
+      auto synced = co_await sync_surely(zk, path);
+      if (!synced) co_return synced.error();
+    }
+    auto st = co_await zk.exists(path);
+    if (!st && st.error() == Error::NoNode) co_return Result<void>();
+    if (!st && st.error() != Error::ConnectionLoss) co_return st.error();
+    auto changed = co_await wait_while_exists(zk, path, deadline);
+    if (!changed) co_return changed.error();
+    if (!*changed) co_return Error::OperationTimeout;
+  }
+}
+
 }  // namespace zksim::recipes::detail

@@ -29,6 +29,17 @@
 
 namespace zksim::recipes::detail {
 
+// Whether a wait syncs before it looks (docs/ensemble.md).
+enum class SyncFirst : bool { No, Yes };
+
+// Waits until `path` does not exist (a barrier's wait): looks, and while it
+// is there waits for it to change, then looks again. OperationTimeout when
+// `timeout_ms` (negative: none) passes first. With SyncFirst::Yes each look
+// comes after a sync: the client's server may lag the leader, and a waiter
+// that starts after the node was made could otherwise read that it is not
+// there (flawed/unsynced-barrier looks without).
+Task<Result<void>> wait_until_gone(Client& zk, std::string path, TimeMs timeout_ms, SyncFirst sync);
+
 // Waits for `path` to change (deleted, or its data set); true at once if it
 // does not exist (getData leaves no watch then) or the connection was lost.
 // False on timeout, after removing the watch.

@@ -9,6 +9,8 @@
 #include "zksim/real_client.h"
 #include "zksim/world.h"
 
+#include "ensemble_fixture.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <zookeeper/zookeeper.h>
@@ -128,22 +130,13 @@ std::string read_line(const Result<DataResponse>& r) {
   return r.ok() ? "read " + r->data : said("read", r);
 }
 
-int count_of(const std::string& text, const std::string& what) {
+int occurrences(const std::string& text, const std::string& what) {
   int n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
 }
 
 // ---- The simulated side --------------------------------------------------
-
-// Every follower lag is `lag` steps (of Ensemble's 4 choices), every other
-// decision 0: no other decision of a world with fixed delays has 4 choices.
-class Lags final : public DecisionSource {
- public:
-  explicit Lags(std::uint32_t lag) : lag(lag) {}
-  std::uint32_t lag;
-  std::uint32_t choose(std::uint32_t n) override { return n == 4 ? lag : 0; }
-};
 
 WorldConfig three_servers(TimeMs follower_lag_ms) {
   WorldConfig c;
@@ -157,26 +150,6 @@ void sim_run(World& w, Client& owner, Task<> task) {
   w.spawn(owner, std::move(task));
   ASSERT_TRUE(w.run_until_done(w.now() + 60'000));
 }
-
-// Server 1 never lags, server 2 always lags 3 steps (the followers draw in
-// server order, so the 4-choice picks alternate).
-class SlowServer2 final : public DecisionSource {
- public:
-  std::uint32_t choose(std::uint32_t n) override {
-    if (n != 4) return 0;
-    return (next_++ % 2) ? 3 : 0;
-  }
-
- private:
-  std::uint32_t next_ = 0;
-};
-
-int refusals(const World& w) {
-  return static_cast<int>(std::count_if(w.trace().events().begin(), w.trace().events().end(), [](const TraceEvent& e) {
-    return e.kind == TraceKind::Server && e.code == static_cast<int>(ServerAction::ConnectionRefused);
-  }));
-}
-
 
 // ---- A read on a follower, before and after sync -------------------------
 // Forced: the follower's link to the leader is stalled, so it has not heard
@@ -264,7 +237,7 @@ Outcome refused_then_back_to_the_other_server_on_sim() {
   w.inject(FaultKind::DropBeforeApply, w.id(c));
   sim_run(w, c, [](World& w, Client& c, Outcome& out) -> Task<> {
     co_await c.sleep(50);
-    EXPECT_EQ(refusals(w), 1);
+    EXPECT_EQ(count_of(w, ServerAction::ConnectionRefused), 1);
     out.push_back(w.server_of(c) == 1 ? "back on the first server" : "elsewhere");
     out.push_back(said("exists", co_await c.exists("/b-ahead")));
   }(w, c, out));
@@ -295,7 +268,7 @@ TEST_F(RealEnsemble, AServerBehindTheClientsZxidRefusesIt) {
 
   // G cut while F is behind: F refuses if tried, the client goes back to G.
   Outcome out;
-  const int refused_before = count_of(ens.log(f), "Refusing session request");
+  const int refused_before = occurrences(ens.log(f), "Refusing session request");
   ens.stall_link(f, true);
   run([&](Client& c) -> Task<> {
     out.push_back(said("create", co_await c.create("/b-ahead", "", CreateMode::Persistent)));
@@ -305,7 +278,7 @@ TEST_F(RealEnsemble, AServerBehindTheClientsZxidRefusesIt) {
   ens.stall_link(f, false);
   // Whether the client tried F before G again is the C client's choice (see
   // the connect string above): 0 or 1 refusal, never a session on F.
-  EXPECT_LE(count_of(ens.log(f), "Refusing session request") - refused_before, 1);
+  EXPECT_LE(occurrences(ens.log(f), "Refusing session request") - refused_before, 1);
   out.push_back(server_of(session) == g ? "back on the first server" : "elsewhere");
   run([&](Client& c) -> Task<> { out.push_back(said("exists", co_await c.exists("/b-ahead"))); }(*zk));
   EXPECT_EQ(out, (Outcome{"create Ok", "back on the first server", "exists Ok"}));
@@ -313,7 +286,7 @@ TEST_F(RealEnsemble, AServerBehindTheClientsZxidRefusesIt) {
 
   // G unreachable while F is behind: F refuses every attempt until it has
   // caught up, then takes the session.
-  const int refused_then = count_of(ens.log(f), "Refusing session request");
+  const int refused_then = occurrences(ens.log(f), "Refusing session request");
   ens.stall_link(f, true);
   run([&](Client& c) -> Task<> {
     EXPECT_TRUE((co_await c.create("/b-later", "", CreateMode::Persistent)).ok());
@@ -323,14 +296,14 @@ TEST_F(RealEnsemble, AServerBehindTheClientsZxidRefusesIt) {
   const TimeMs cut = loop.now();
   run([&](Client& c) -> Task<> {
     EXPECT_TRUE(co_await until(
-        c, [&] { return count_of(ens.log(f), "Refusing session request") >= refused_then + 2; }, 600));
+        c, [&] { return occurrences(ens.log(f), "Refusing session request") >= refused_then + 2; }, 600));
   }(*zk));
   const TimeMs released = loop.now();
   ens.stall_link(f, false);
   run(reconnected(*zk, 5));
   std::printf("held-back follower refused %d connections in %lld ms; it took the session %lld ms after its "
               "link to the leader flowed again\n",
-              count_of(ens.log(f), "Refusing session request") - refused_then,
+              occurrences(ens.log(f), "Refusing session request") - refused_then,
               static_cast<long long>(released - cut), static_cast<long long>(heard.at.back() - released));
   EXPECT_EQ(server_of(session), f);
   run([&](Client& c) -> Task<> { EXPECT_TRUE((co_await c.exists("/b-later")).ok()); }(*zk));

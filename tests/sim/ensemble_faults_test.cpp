@@ -1,5 +1,6 @@
 // Faults of the ensemble: one rule of docs/ensemble.md ("Faults of the
 // ensemble") per test.
+#include "ensemble_fixture.h"
 #include "world_fixture.h"
 
 #include <algorithm>
@@ -13,12 +14,6 @@ WorldConfig three() {
   c.servers = 3;
   c.follower_lag_ms = 0;
   return c;
-}
-
-long count_of(const World& w, ServerAction a) {
-  return std::count_if(w.trace().events().begin(), w.trace().events().end(), [a](const TraceEvent& e) {
-    return e.kind == TraceKind::Server && e.code == static_cast<int>(a);
-  });
 }
 
 // Every decision 0 but the nemesis's (the top choice: strikes with the

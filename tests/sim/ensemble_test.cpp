@@ -1,19 +1,11 @@
 // An ensemble of servers: one rule of docs/ensemble.md per test.
+#include "ensemble_fixture.h"
 #include "world_fixture.h"
 
 #include <algorithm>
 
 namespace zksim::test {
 namespace {
-
-// Every follower lag is `lag` (of Ensemble's 4 choices), every other
-// decision 0. No other decision of a quiet world has 4 choices.
-class Lags final : public DecisionSource {
- public:
-  explicit Lags(std::uint32_t lag) : lag(lag) {}
-  std::uint32_t lag;
-  std::uint32_t choose(std::uint32_t n) override { return n == 4 ? lag : 0; }
-};
 
 // A quiet world of `servers` servers whose followers lag 10 ms a step.
 WorldConfig ensemble(int servers) {
@@ -175,10 +167,7 @@ TEST(Ensemble, AServerBehindTheClientsZxidRefusesIt) {
   // Server 1 has not applied /a: it refused, and the client went on to server 0.
   EXPECT_EQ(w.server_of(c), 0);
   EXPECT_EQ(c.state(), SessionState::Connected);
-  const auto refused = std::count_if(w.trace().events().begin(), w.trace().events().end(), [](const TraceEvent& e) {
-    return e.kind == TraceKind::Server && e.code == static_cast<int>(ServerAction::ConnectionRefused);
-  });
-  EXPECT_EQ(refused, 1);
+  EXPECT_EQ(count_of(w, ServerAction::ConnectionRefused), 1);
 }
 
 TEST(Ensemble, AClientMovesToTheNextServerOnEachReconnect) {
@@ -220,10 +209,7 @@ TEST(Ensemble, TheLeaderExpiresSessionsAndEveryServerAppliesIt) {
     EXPECT_FALSE(w.server(i).session_alive(s)) << i;
     EXPECT_FALSE(w.server(i).node("/e")) << i;
   }
-  const auto expired = std::count_if(w.trace().events().begin(), w.trace().events().end(), [](const TraceEvent& e) {
-    return e.kind == TraceKind::Server && e.code == static_cast<int>(ServerAction::SessionExpired);
-  });
-  EXPECT_EQ(expired, 1);
+  EXPECT_EQ(count_of(w, ServerAction::SessionExpired), 1);
 }
 
 TEST(Ensemble, AFollowerAnswersANewSessionOnceItHasAppliedIt) {
@@ -311,19 +297,6 @@ TEST(Ensemble, EveryServerEndsWithTheLeadersStateUnderFaults) {
     }
   }
 }
-
-// Server 1 never lags, server 2 always lags 3 steps: the followers draw in
-// server order, so the 4-choice picks alternate.
-class SlowServer2 final : public DecisionSource {
- public:
-  std::uint32_t choose(std::uint32_t n) override {
-    if (n != 4) return 0;
-    return (next_++ % 2) ? 3 : 0;
-  }
-
- private:
-  std::uint32_t next_ = 0;
-};
 
 TEST(Ensemble, AWriteWhoseReplyWasLostCanBeMissingFromTheNextServer) {
   SlowServer2 d;

@@ -28,15 +28,8 @@ Task<> batch(Client& c, int rounds) {
   }
 }
 
-void BM_ClientOps(benchmark::State& state) {
-  const int sessions = static_cast<int>(state.range(0));
-  SeededDecisions decisions(1);
-  WorldConfig cfg;
-  cfg.keep_trace = false;
-  cfg.delay_choices = 1;
-  World world(cfg, decisions);
-  Client& active = world.open("active", 30000);
-  for (int i = 1; i < sessions; ++i) world.open(fmt::format("idle{}", i), 30000);
+// Makes /b, then runs one batch on `active` per iteration.
+void run_batches(benchmark::State& state, World& world, Client& active) {
   world.spawn(active, [](Client& c) -> Task<> {
     co_await c.create("/b", "", CreateMode::Persistent);
   }(active));
@@ -46,6 +39,23 @@ void BM_ClientOps(benchmark::State& state) {
     if (!world.run_until_done(world.now() + 10'000'000)) state.SkipWithError("batch did not finish");
   }
   state.SetItemsProcessed(state.iterations() * kOpsPerBatch);
+}
+
+WorldConfig bench_config(int servers) {
+  WorldConfig cfg;
+  cfg.keep_trace = false;
+  cfg.delay_choices = 1;
+  cfg.servers = servers;
+  return cfg;
+}
+
+void BM_ClientOps(benchmark::State& state) {
+  const int sessions = static_cast<int>(state.range(0));
+  SeededDecisions decisions(1);
+  World world(bench_config(1), decisions);
+  Client& active = world.open("active", 30000);
+  for (int i = 1; i < sessions; ++i) world.open(fmt::format("idle{}", i), 30000);
+  run_batches(state, world, active);
   state.counters["sessions"] = sessions;
   state.counters["trace_events"] = static_cast<double>(world.trace().size());
 }
@@ -57,21 +67,9 @@ BENCHMARK(BM_ClientOps)->Arg(1)->Arg(100)->Arg(10'000)->Unit(benchmark::kMillise
 void BM_ClientOpsOnServers(benchmark::State& state) {
   const int servers = static_cast<int>(state.range(0));
   SeededDecisions decisions(1);
-  WorldConfig cfg;
-  cfg.keep_trace = false;
-  cfg.delay_choices = 1;
-  cfg.servers = servers;
-  World world(cfg, decisions);
+  World world(bench_config(servers), decisions);
   Client& active = world.open("active", 30000, -1, Flavour::C, {servers - 1});
-  world.spawn(active, [](Client& c) -> Task<> {
-    co_await c.create("/b", "", CreateMode::Persistent);
-  }(active));
-  world.run_until_done(1'000'000);
-  for (auto _ : state) {
-    world.spawn(active, batch(active, kOpsPerBatch / 5));
-    if (!world.run_until_done(world.now() + 10'000'000)) state.SkipWithError("batch did not finish");
-  }
-  state.SetItemsProcessed(state.iterations() * kOpsPerBatch);
+  run_batches(state, world, active);
 }
 BENCHMARK(BM_ClientOpsOnServers)->ArgName("servers")->Arg(1)->Arg(3)->Arg(5)->Unit(benchmark::kMillisecond);
 

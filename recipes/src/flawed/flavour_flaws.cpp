@@ -148,34 +148,12 @@ Task<Result<void>> NodeEventsOnlyLock::release() { return detail::release_grant(
 
 // --- UnsyncedBarrier ---
 
-UnsyncedBarrier::UnsyncedBarrier(Client& zk, std::string path)
-    : zk_(zk), path_(path), barrier_(zk, std::move(path)) {}
-
-Task<Result<void>> UnsyncedBarrier::raise() { return barrier_.raise(); }
-
-Task<Result<void>> UnsyncedBarrier::lower() { return barrier_.lower(); }
-
+// The flaw: it looks without a sync first (Barrier::wait syncs).
 Task<Result<void>> UnsyncedBarrier::wait(TimeMs timeout_ms) {
-  const TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
-  for (;;) {
-    // The flaw: no sync before the check (Barrier::wait has one).
-    auto st = co_await zk_.exists(path_);
-    if (!st && st.error() == Error::NoNode) co_return Result<void>();
-    if (!st && st.error() != Error::ConnectionLoss) co_return st.error();
-    auto changed = co_await detail::wait_while_exists(zk_, path_, deadline);
-    if (!changed) co_return changed.error();
-    if (!*changed) co_return Error::OperationTimeout;
-  }
+  return detail::wait_until_gone(zk_, path_, timeout_ms, detail::SyncFirst::No);
 }
 
 // --- SessionEventBarrier ---
-
-SessionEventBarrier::SessionEventBarrier(Client& zk, std::string path)
-    : zk_(zk), path_(path), barrier_(zk, std::move(path)) {}
-
-Task<Result<void>> SessionEventBarrier::raise() { return barrier_.raise(); }
-
-Task<Result<void>> SessionEventBarrier::lower() { return barrier_.lower(); }
 
 Task<Result<void>> SessionEventBarrier::wait(TimeMs timeout_ms) {
   for (;;) {

@@ -39,32 +39,48 @@ Task<Result<Grant>> HerdLock::acquire(TimeMs timeout_ms) {
 }
 
 
-Task<Result<Grant>> NoGuidLock::acquire(TimeMs timeout_ms) {
-  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
-  detail::Created made;
+namespace {
+
+// Creates an ephemeral sequential node named `prefix` under `dir`, making
+// `dir` if it is missing; any other error, ConnectionLoss included, is the
+// caller's to judge.
+Task<Result<detail::Created>> create_node(Client& zk, std::string dir, std::string prefix) {
   for (;;) {
-    // The bug: after ConnectionLoss, just create again.
-    auto r = co_await zk_.create(detail::join(dir_, "lock-"), "", CreateMode::EphemeralSequential);
-    if (r) {
-      made = detail::Created{r->path, r->stat.czxid};
-      break;
-    }
-    if (r.error() == Error::NoNode) {
-      auto parent = co_await detail::ensure_path(zk_, dir_);
-      if (!parent) co_return parent.error();
-      continue;
-    }
-    if (r.error() != Error::ConnectionLoss) co_return r.error();
+    auto r = co_await zk.create(detail::join(dir, prefix), "", CreateMode::EphemeralSequential);
+    if (r) co_return detail::Created{r->path, r->stat.czxid};
+    if (r.error() != Error::NoNode) co_return r.error();
+    auto parent = co_await detail::ensure_path(zk, dir);
+    if (!parent) co_return parent.error();
   }
+}
+
+// Waits for `made`'s turn as Lock does (watching the predecessor); deletes
+// it if the wait fails.
+Task<Result<void>> wait_in_turn(Client& zk, std::string dir, detail::Created made, TimeMs deadline,
+                                SessionId made_in) {
   std::string name = made.path.substr(made.path.rfind('/') + 1);
-  auto turn = co_await detail::wait_turn(zk_, dir_, name, lock_markers(), detail::predecessor_rule(), deadline,
-                                            zk_.session_id());
+  auto turn = co_await detail::wait_turn(zk, dir, name, lock_markers(), detail::predecessor_rule(), deadline, made_in);
   if (!turn) {
-    co_await detail::delete_surely(zk_, made.path);
+    co_await detail::delete_surely(zk, made.path);
     co_return turn.error();
   }
-  grant_ = Grant{made.path, made.czxid};
-  co_return *grant_;
+  co_return Result<void>();
+}
+
+}  // namespace
+
+Task<Result<Grant>> NoGuidLock::acquire(TimeMs timeout_ms) {
+  TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
+  for (;;) {
+    auto made = co_await create_node(zk_, dir_, "lock-");
+    // The bug: after ConnectionLoss, just create again.
+    if (!made && made.error() == Error::ConnectionLoss) continue;
+    if (!made) co_return made.error();
+    auto turn = co_await wait_in_turn(zk_, dir_, *made, deadline, zk_.session_id());
+    if (!turn) co_return turn.error();
+    grant_ = Grant{made->path, made->czxid};
+    co_return *grant_;
+  }
 }
 
 Task<Result<Grant>> UnsyncedProtectedLock::acquire(TimeMs timeout_ms) {
@@ -73,15 +89,10 @@ Task<Result<Grant>> UnsyncedProtectedLock::acquire(TimeMs timeout_ms) {
   const SessionId made_in = zk_.session_id();
   std::optional<detail::Created> made;
   while (!made) {
-    auto r = co_await zk_.create(detail::join(dir_, prefix), "", CreateMode::EphemeralSequential);
+    auto r = co_await create_node(zk_, dir_, prefix);
     if (r) {
-      made = detail::Created{r->path, r->stat.czxid};
+      made = *r;
       break;
-    }
-    if (r.error() == Error::NoNode) {
-      auto parent = co_await detail::ensure_path(zk_, dir_);
-      if (!parent) co_return parent.error();
-      continue;
     }
     if (r.error() != Error::ConnectionLoss) co_return r.error();
     // The flaw: no sync before looking (find_own has one).
@@ -96,13 +107,8 @@ Task<Result<Grant>> UnsyncedProtectedLock::acquire(TimeMs timeout_ms) {
       if (st) made = detail::Created{path, st->czxid};
     }
   }
-  std::string name = made->path.substr(made->path.rfind('/') + 1);
-  auto turn = co_await detail::wait_turn(zk_, dir_, name, lock_markers(), detail::predecessor_rule(), deadline,
-                                         made_in == SessionId{} ? zk_.session_id() : made_in);
-  if (!turn) {
-    co_await detail::delete_surely(zk_, made->path);
-    co_return turn.error();
-  }
+  auto turn = co_await wait_in_turn(zk_, dir_, *made, deadline, made_in == SessionId{} ? zk_.session_id() : made_in);
+  if (!turn) co_return turn.error();
   grant_ = Grant{made->path, made->czxid};
   co_return *grant_;
 }

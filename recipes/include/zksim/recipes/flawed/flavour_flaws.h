@@ -92,31 +92,31 @@ class NodeEventsOnlyLock {
   std::unique_ptr<detail::HoldTracker> tracker_;
 };
 
-// Raised and lowered as Barrier is; only its wait differs.
-class UnsyncedBarrier {
+// A barrier raised and lowered as Barrier is, whose wait is its own.
+class OwnWaitBarrier {
  public:
-  UnsyncedBarrier(Client& zk, std::string path);
-  Task<Result<void>> raise();
-  Task<Result<void>> lower();
-  Task<Result<void>> wait(TimeMs timeout_ms = -1);
+  OwnWaitBarrier(Client& zk, std::string path) : zk_(zk), path_(path), barrier_(zk, std::move(path)) {}
+  Task<Result<void>> raise() { return barrier_.raise(); }
+  Task<Result<void>> lower() { return barrier_.lower(); }
 
- private:
+ protected:
   Client& zk_;
   std::string path_;
+
+ private:
   Barrier barrier_;
 };
 
-class SessionEventBarrier {
+class UnsyncedBarrier : public OwnWaitBarrier {
  public:
-  SessionEventBarrier(Client& zk, std::string path);
-  Task<Result<void>> raise();
-  Task<Result<void>> lower();
+  using OwnWaitBarrier::OwnWaitBarrier;
   Task<Result<void>> wait(TimeMs timeout_ms = -1);
+};
 
- private:
-  Client& zk_;
-  std::string path_;
-  Barrier barrier_;
+class SessionEventBarrier : public OwnWaitBarrier {
+ public:
+  using OwnWaitBarrier::OwnWaitBarrier;
+  Task<Result<void>> wait(TimeMs timeout_ms = -1);
 };
 
 class Monitor;
