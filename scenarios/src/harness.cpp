@@ -66,6 +66,7 @@ std::vector<RecipeCampaign> campaigns_for(const std::string& recipe, const Check
       c.config = nemesis_config(kind < kFaultClasses ? std::vector<int>{kind} : std::vector<int>{}, 30);
       c.workload.hold_ms = fault == "pause" ? 600 : 5;
     }
+    c.config.servers = std::max(c.config.servers, o.servers);
     c.faults = fault;
     c.seed = o.seed;
     if (!o.mix) {

@@ -10,6 +10,22 @@
 namespace zksim::cli_test {
 namespace {
 
+TEST(CliMatrix, ServersPutsEveryCampaignOnThatEnsembleAndTheEnsemblesClassesOnThreeAtLeast) {
+  TempDir d;
+  for (const char* servers : {"1", "5"}) {
+    Ran r = zksim({"matrix", "--json", "--budget", "4", "--recipes", "lock", "--servers", servers, "--out", d.path()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    nlohmann::json doc = parse_json(r.out);
+    for (const auto& c : doc["campaigns"]) {
+      const std::string fault = c["campaign"]["faults"];
+      const bool ensemble_class = fault == "lag-burst" || fault == "server-crash" || fault == "leader-crash";
+      const int want = std::string(servers) == "5" ? 5 : ensemble_class ? 3 : 1;
+      EXPECT_EQ(c["campaign"].value("servers", 1), want) << fault << " with --servers " << servers;
+    }
+  }
+  EXPECT_EQ(zksim({"matrix", "--servers", "0"}).status, 2);
+}
+
 TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
   TempDir d;
   Ran r = zksim({"matrix", "--json", "--budget", "8", "--recipes", "lock,flawed/herd-lock", "--out", d.path()});

@@ -27,6 +27,7 @@ CommandSpec matrix_spec() {
            {"--client", "FLAVOURS", "the client library the clients behave like: c, curator, kazoo, a list (c,curator,kazoo: client i takes the (i mod n)th), or any (the default: each run draws them, all c, all curator, all kazoo, or the three in turn; a flawed recipe under its own nemesis keeps the one that exposes it)"},
            {"--rounds", "N", "rounds per client (default 4)"},
            {"--varied", "", "varied workloads: each client's operation sequence drawn per run (see 'zksim explore --help')"},
+           {"--servers", "N", "servers in every campaign's ensemble (default 1; the ensemble's fault classes run on 3 at least; see docs/ensemble.md)"},
            {"--jobs", "N", "worker processes (default 1); the same matrix for any N"},
            {"--out", "DIR", "where the scenario files of violations go (default: failures)"},
            {"--shrink-runs", "N", "most runs spent shrinking each violation (default 500; 0: written as found)"},
@@ -79,6 +80,7 @@ MatrixOptions options_from(const Args& a) {
   o.rounds = static_cast<int>(a.integer("--rounds", 4, 1, 10'000));
   o.clients_of = parse_clients("zksim matrix --client", a.text("--client", "any"));
   o.varied = a.flag("--varied");
+  o.servers = static_cast<int>(a.integer("--servers", 1, 1, 9));
   return o;
 }
 

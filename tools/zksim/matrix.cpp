@@ -19,6 +19,7 @@ scenarios::CheckOptions check_options(const MatrixOptions& o) {
   c.flavours = o.clients_of.flavours;
   c.draw_flavours = o.clients_of.drawn;
   c.varied = o.varied;
+  c.servers = o.servers;
   return c;
 }
 

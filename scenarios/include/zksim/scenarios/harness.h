@@ -34,6 +34,9 @@ struct CheckOptions {
   std::vector<Flavour> flavours = {Flavour::C};  // the clients' libraries...
   bool draw_flavours = true;                     // ...or drawn per run (`client any`), as the matrix
   bool varied = false;                           // every run varied
+  // The ensemble every campaign runs on (a fault class of the ensemble
+  // takes kEnsembleFaultServers at least, campaign.h).
+  int servers = 1;
   // Where the scenario files of violations go ("" writes none: the report
   // still holds each one's text), and how many runs shrinking may spend.
   std::string out_dir;
