@@ -70,8 +70,7 @@ void World::Impl::crash_leader_with(std::uint64_t conn, UpMsg& msg) {
 
 void World::Impl::crash_with_restart(int i, std::string_view why) {
   if (!crash_server(i, why)) return;
-  const TimeMs down = 1 + decisions.pick(static_cast<std::uint32_t>(std::max<TimeMs>(cfg.nemesis.pause_ms, 1)));
-  call_at(now + down, [this, i] { restart_server(i); });
+  call_at(now + drawn_outage_ms(), [this, i] { restart_server(i); });
 }
 
 void World::Impl::strike_ensemble(TimedFault fault) {
@@ -84,7 +83,7 @@ void World::Impl::strike_ensemble(TimedFault fault) {
       }
       if (followers.empty()) return;
       const int f = followers[decisions.pick(static_cast<std::uint32_t>(followers.size()))];
-      lag_burst(f, now + 1 + decisions.pick(static_cast<std::uint32_t>(std::max<TimeMs>(cfg.nemesis.pause_ms, 1))));
+      lag_burst(f, now + drawn_outage_ms());
       return;
     }
     case TimedFault::ServerCrash: {

@@ -122,7 +122,9 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
     server_close(conn);
     return;
   }
-  if (leader_crash_armed && is_write(*msg.request)) {
+  // Only while a crash keeps the quorum: else the write is served, and the
+  // window's end tries again.
+  if (leader_crash_armed && is_write(*msg.request) && ensemble.can_crash(ensemble.leader_index())) {
     crash_leader_with(conn, msg);
     return;
   }
@@ -359,10 +361,12 @@ void World::Impl::close_expired(SessionId s, int server) {
 }
 
 void World::Impl::reap() {
-  for (Outcome& out : ensemble.electing(now) ? std::vector<Outcome>{} : ensemble.reap(now)) {
-    record(TraceKind::Server, -1, SessionId{}, out.zxid.value,
-           static_cast<int>(ServerAction::Reaped), static_cast<int>(out.error));
-    publish(out, out.zxid.value);
+  if (!ensemble.electing(now)) {  // no leader, no reaper
+    for (Outcome& out : ensemble.reap(now)) {
+      record(TraceKind::Server, -1, SessionId{}, out.zxid.value,
+             static_cast<int>(ServerAction::Reaped), static_cast<int>(out.error));
+      publish(out, out.zxid.value);
+    }
   }
   call_at(now + cfg.container_check_ms, [this] { reap(); });
 }

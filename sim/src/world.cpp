@@ -335,7 +335,7 @@ void World::Impl::strike_timed(TimedFault fault) {
     case TimedFault::BlipAll: {
       // Decision 0: every client; otherwise each client is in with a decision.
       const bool everyone = decisions.pick(2) == 0;
-      const TimeMs until = now + 1 + decisions.pick(static_cast<std::uint32_t>(std::max<TimeMs>(cfg.nemesis.pause_ms, 1)));
+      const TimeMs until = now + drawn_outage_ms();
       for (auto& hp : handles) {
         if (!everyone && decisions.pick(2) == 0) continue;
         if (hp->alive()) cut_off(*hp, until, "blip");
@@ -363,6 +363,10 @@ void World::Impl::strike_timed(TimedFault fault) {
       return;
     }
   }
+}
+
+TimeMs World::Impl::drawn_outage_ms() {
+  return 1 + decisions.pick(static_cast<std::uint32_t>(std::max<TimeMs>(cfg.nemesis.pause_ms, 1)));
 }
 
 void World::Impl::cut_off(Handle& h, TimeMs until, std::string_view why) {

@@ -324,6 +324,9 @@ struct World::Impl {
   TimeMs timed_window_ms() const;
   void timed_window();
   void strike_timed(TimedFault fault);
+  // How long a timed outage lasts (a blip, a server down, a lag burst):
+  // drawn, 1 ms to pause_ms.
+  TimeMs drawn_outage_ms();
   // Cuts `h` off the server until `until`: its connection breaks and it
   // cannot reconnect before then.
   void cut_off(Handle& h, TimeMs until, std::string_view why);

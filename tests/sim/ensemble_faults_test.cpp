@@ -166,6 +166,21 @@ TEST(EnsembleFaults, AWriteInFlightWhenTheLeaderCrashesIsLostEverywhere) { leade
 
 TEST(EnsembleFaults, AWriteCommittedWhenTheLeaderCrashesSurvivesOnEveryServer) { leader_crash_with_write(1, true); }
 
+TEST(EnsembleFaults, AnArmedLeaderCrashThatWouldCostTheQuorumLetsTheWriteThrough) {
+  Strike d(0);
+  WorldConfig cfg = three();
+  cfg.nemesis.per_mille[static_cast<int>(TimedFault::LeaderCrash)] = 1000;
+  cfg.nemesis.window_ms = 100'000;  // one strike, at 0
+  World w(cfg, d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {0});
+  w.run_until(1);                  // armed
+  ASSERT_TRUE(w.crash_server(2));  // now the leader may not crash
+  Error made = Error::SystemError;
+  run(w, c, [&](Client& c) -> Task<> { made = (co_await c.create("/w", "", CreateMode::Persistent)).error(); }(c), 5000);
+  EXPECT_EQ(made, Error::Ok);
+  EXPECT_EQ(count_of(w, ServerAction::LeaderElected), 0);
+}
+
 TEST(EnsembleFaults, ALagBurstHoldsBackAFollowersReadsUntilItEnds) {
   ListDecisions d({});
   World w(three(), d);
