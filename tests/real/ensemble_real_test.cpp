@@ -469,6 +469,9 @@ TEST_F(RealEnsemble, ASessionSurvivesALeaderRestart) {
   EXPECT_LT(back - killed, 4000);  // within the session timeout
   fired.client = zk.get();
   run([&](Client& c) -> Task<> {
+    // The leader's death broke this client's connection too: its reads wait
+    // until it is back (else they fail with ConnectionLoss).
+    EXPECT_TRUE(co_await until(c, [&c] { return c.state() == SessionState::Connected; }, 10'000));
     auto eph = co_await c.exists("/c-eph");
     EXPECT_TRUE(eph.ok() && eph->ephemeralOwner == session.value);
     EXPECT_TRUE((co_await c.set_data("/c-data", "2")).ok());
