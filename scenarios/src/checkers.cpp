@@ -805,4 +805,39 @@ std::vector<Violation> check_sequential_consistency(const std::vector<TraceEvent
   return out;
 }
 
+std::vector<Violation> check_watch_order(const std::vector<TraceEvent>& trace) {
+  struct Seen {
+    const TraceEvent* reply = nullptr;  // the newest reply so far
+    const TraceEvent* event = nullptr;  // the newest event so far
+    bool broken = false;
+  };
+  std::map<std::int64_t, Seen> seen;  // by session
+  std::vector<Violation> out;
+  for (const TraceEvent& e : trace) {
+    if (e.client < 0 || e.zxid == 0) continue;
+    const bool is_reply = e.kind == TraceKind::Response;
+    if (!is_reply && (e.kind != TraceKind::Watch || e.code == static_cast<std::int32_t>(EventType::None))) continue;
+    Seen& s = seen[e.session.value];
+    const TraceEvent*& newest = is_reply ? s.reply : s.event;
+    if (!newest || e.zxid > newest->zxid) newest = &e;
+    if (is_reply || s.broken) continue;
+    const auto event_name = [](const TraceEvent& x) { return event_type_name(static_cast<EventType>(x.code)); };
+    std::string what;
+    if (s.reply && s.reply->zxid >= e.zxid) {
+      what = fmt::format("after a reply at zxid {} ({} {}, t={})", s.reply->zxid, request_kind_name(s.reply->code2),
+                         s.reply->path, s.reply->time);
+    } else if (s.event->zxid > e.zxid) {
+      what = fmt::format("after one of zxid {} (t={})", s.event->zxid, s.event->time);
+    } else {
+      continue;
+    }
+    s.broken = true;
+    out.push_back(Violation{name(Property::WatchOrder),
+                            fmt::format("client {} got the {} event of {} (zxid {}) {}", e.client, event_name(e),
+                                        e.path, e.zxid, what),
+                            {e.client}, e.time});
+  }
+  return out;
+}
+
 }  // namespace zksim::scenarios

@@ -208,7 +208,12 @@ std::vector<std::string> properties_of(const std::string& recipe) {
   const detail::Family* f = r ? family_of(*r) : nullptr;
   if (!f) return {};
   std::vector<std::string> out = f->properties(*r);
-  out.push_back(name(Property::Runaway));  // every recipe's run must end within its budget
+  // Every run: the world keeps ZooKeeper's ordering guarantees (a recipe
+  // cannot break them; a simulator that did would judge recipes on a
+  // ZooKeeper that does not exist), and it ends within its budget.
+  out.push_back(name(Property::SequentialConsistency));
+  out.push_back(name(Property::WatchOrder));
+  out.push_back(name(Property::Runaway));
   return out;
 }
 
@@ -389,6 +394,8 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   }
   family->check(world, w, *recipe, s, out);
   std::vector<Violation>& v = out.violations;
+  detail::append(v, check_sequential_consistency(world.trace().events()));
+  detail::append(v, check_watch_order(world.trace().events()));
   if (runaway) {
     // Cut short: waiters that never returned or returned late, and nodes
     // left behind, say nothing; what happened before the cut (exclusion,

@@ -273,4 +273,15 @@ std::vector<Violation> check_no_leaks(const std::vector<std::string>& nodes_left
 // (zxid 0) are left out. One violation per client, at its first step back.
 std::vector<Violation> check_sequential_consistency(const std::vector<TraceEvent>& trace);
 
+// watch-order, per session, from the trace: the watch event of a change at
+// zxid z reaches the client before any reply at zxid z or later (it sees the
+// event before the data that follows the change), and events come in the
+// order of their changes. ZooKeeper's Programmer's Guide promises both; a
+// server keeps them by queueing the event on the connection as it applies
+// the change. It breaks if a server answers from a state it has not told
+// its watchers of. setWatches' events on a reconnect carry the zxid of the
+// server that fired them. Session events (type None) and replies the
+// library made up (zxid 0) are left out. One violation per session.
+std::vector<Violation> check_watch_order(const std::vector<TraceEvent>& trace);
+
 }  // namespace zksim::scenarios

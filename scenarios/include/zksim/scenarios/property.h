@@ -32,6 +32,7 @@ namespace zksim::scenarios {
   X(Progress, "progress", "without faults, waiters are served promptly")                                          \
   X(NoLeaks, "no-leaks", "no node or watch is left behind")                                                       \
   X(SequentialConsistency, "sequential-consistency", "a client's replies never go back to an older state")    \
+  X(WatchOrder, "watch-order", "a change's watch event comes before later replies, in the changes' order")      \
   X(Runaway, "runaway", "the run ends within its budget of steps")
 
 enum class Property : int {
