@@ -2,6 +2,7 @@
 // must fail, and ensembles whose clients reconnect to lagging servers.
 #include "zksim/scenarios/checkers.h"
 #include "zksim/world.h"
+#include "ensemble_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -49,11 +50,7 @@ TEST(SequentialConsistency, HoldsOnAnEnsembleWhoseClientsMoveBetweenLaggingServe
   int refused = 0;
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     SeededDecisions d(seed);
-    WorldConfig cfg;
-    cfg.servers = 3;
-    cfg.nemesis.per_mille[static_cast<int>(FaultKind::DropBeforeApply)] = 40;
-    cfg.nemesis.per_mille[static_cast<int>(FaultKind::DropAfterApply)] = 40;
-    World w(cfg, d);
+    World w(test::dropping_ensemble(), d);
     for (int c = 0; c < 3; ++c) {
       Client& client = w.open(fmt::format("c{}", c));
       w.spawn(client, [](Client& cl, int c) -> Task<> {

@@ -2,6 +2,7 @@
 // fail, and ensembles whose watching clients move between lagging servers.
 #include "zksim/scenarios/checkers.h"
 #include "zksim/world.h"
+#include "ensemble_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -63,11 +64,7 @@ TEST(WatchOrder, HoldsOnAnEnsembleWhoseWatchingClientsMoveBetweenLaggingServers)
   int events = 0;
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     SeededDecisions d(seed);
-    WorldConfig cfg;
-    cfg.servers = 3;
-    cfg.nemesis.per_mille[static_cast<int>(FaultKind::DropBeforeApply)] = 40;
-    cfg.nemesis.per_mille[static_cast<int>(FaultKind::DropAfterApply)] = 40;
-    World w(cfg, d);
+    World w(test::dropping_ensemble(), d);
     for (int c = 0; c < 3; ++c) {
       Client& client = w.open(fmt::format("c{}", c));
       w.spawn(client, [](Client& cl, int c) -> Task<> {

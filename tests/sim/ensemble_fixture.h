@@ -33,6 +33,17 @@ class SlowServer2 final : public DecisionSource {
   std::uint32_t next_ = 0;
 };
 
+// Three servers whose followers lag, and a nemesis that breaks 4% of the
+// requests' connections before the server applied them and 4% after: the
+// clients move between servers, some behind what they saw.
+inline WorldConfig dropping_ensemble() {
+  WorldConfig cfg;
+  cfg.servers = 3;
+  cfg.nemesis.per_mille[static_cast<int>(FaultKind::DropBeforeApply)] = 40;
+  cfg.nemesis.per_mille[static_cast<int>(FaultKind::DropAfterApply)] = 40;
+  return cfg;
+}
+
 // How many times the servers did `action` (trace.h).
 inline long count_of(const World& w, ServerAction action) {
   return std::count_if(w.trace().events().begin(), w.trace().events().end(), [action](const TraceEvent& e) {
