@@ -97,22 +97,49 @@ void Ensemble::push(int f, Pending pending, TimeMs due) {
   });
 }
 
-int Ensemble::up_count() const {
-  return static_cast<int>(std::count_if(followers_.begin(), followers_.end(), [](const Follower& f) { return f.up; }));
+int Ensemble::quorum_members() const {
+  return static_cast<int>(
+      std::count_if(followers_.begin(), followers_.end(), [](const Follower& f) { return f.up && !f.cut; }));
 }
 
 bool Ensemble::can_crash(int i) const {
-  return up(i) && 2 * (up_count() - 1) > size();
+  return up(i) && 2 * (quorum_members() - (cut(i) ? 0 : 1)) > size();
+}
+
+bool Ensemble::can_cut(int f, TimeMs now) const {
+  return !is_leader(f) && up(f) && !cut(f) && !electing(now) && 2 * (quorum_members() - 1) > size();
+}
+
+std::uint64_t Ensemble::begin_cut(int f, TimeMs until) {
+  assert(!is_leader(f) && up(f) && !cut(f));
+  followers_[static_cast<std::size_t>(f)].cut = ++cuts_;
+  stall(f, until);
+  return cuts_;
+}
+
+void Ensemble::notice_cut(int f) { followers_[static_cast<std::size_t>(f)].looking = true; }
+
+void Ensemble::end_cut(int f) {
+  Follower& fo = followers_[static_cast<std::size_t>(f)];
+  fo.cut = 0;
+  fo.looking = false;
+  catch_up(f);
 }
 
 void Ensemble::crash(int i, TimeMs now, TimeMs election_ms) {
   assert(can_crash(i));
   Follower& fo = followers_[static_cast<std::size_t>(i)];
   fo.up = false;
+  fo.cut = 0;
+  fo.looking = false;
   ++fo.generation;
   // What it owed its clients goes with it; its log of commits stays.
   std::erase_if(fo.queue, [](const Pending& p) { return !p.txn; });
   if (!is_leader(i)) return;
+  for (Follower& other : followers_) {
+    other.cut = 0;
+    other.looking = false;
+  }
   for (int s = size() - 1; s >= 0; --s) {
     if (followers_[static_cast<std::size_t>(s)].up) {
       leader_ = s;

@@ -16,7 +16,10 @@
 // on the server id decides) and has applied everything before the
 // election ends; until then no server serves. A follower can also fall
 // behind for a while (a lag burst): what is committed meanwhile reaches it
-// only when the burst ends.
+// only when the burst ends. A follower cut off from the leader (a
+// partition) receives nothing meanwhile either; once it notices, it serves
+// nobody until the cut heals and it has caught up. For the quorum a cut
+// follower counts as down. The host holds what its clients send the leader.
 //
 // The ensemble does not know connections or clients: a Waiter is opaque to
 // it, and the host hears of each step through Hooks.
@@ -91,19 +94,36 @@ class Ensemble {
   int leader_index() const { return leader_; }
   bool is_leader(int server) const { return server == leader_index(); }
   bool up(int server) const { return followers_[static_cast<std::size_t>(server)].up; }
-  // Up, and not in an election: it takes connections and requests.
-  bool serving(int server, TimeMs now) const { return up(server) && !electing(now); }
+  // Up, not in an election, not looking for its leader: it takes
+  // connections and requests.
+  bool serving(int server, TimeMs now) const { return up(server) && !electing(now) && !looking(server); }
   bool electing(TimeMs now) const { return now < electing_until_; }
   // When the election in progress (or the last one) ends.
   TimeMs election_end() const { return electing_until_; }
-  // How many servers are up.
-  int up_count() const;
   // Whether server `i` may crash: it is up, and a quorum (a majority of
-  // size()) stays up without it.
+  // size(), up and not cut off) stays without it.
   bool can_crash(int i) const;
 
-  // Server `i` stops: it applies nothing and answers nothing from now on.
-  // If it led, the live server with the highest index leads from now, and
+  // The cut follower `f` is in (ids count from 1), 0 if none.
+  std::uint64_t cut(int f) const { return followers_[static_cast<std::size_t>(f)].cut; }
+  // Whether follower `f` has noticed its cut and looks for a leader.
+  bool looking(int f) const { return followers_[static_cast<std::size_t>(f)].looking; }
+  // Whether follower `f` may be cut off now: a follower, up, not cut, no
+  // election going on, and a quorum stays without it.
+  bool can_cut(int f, TimeMs now) const;
+  // Follower `f` is cut off from the leader until `until`: it receives
+  // nothing committed from now (as a stall). Returns the cut's id.
+  // REQUIRES: can_cut(f, now).
+  std::uint64_t begin_cut(int f, TimeMs until);
+  // Follower `f` noticed its cut: it serves nobody until it ends.
+  void notice_cut(int f);
+  // Follower `f`'s cut heals: it applies everything committed meanwhile
+  // (and reaches what waited behind it) and serves again.
+  void end_cut(int f);
+
+  // Server `i` stops: it applies nothing and answers nothing from now on;
+  // its cut, if any, ends with it (and every cut, if it led: a cut was
+  // from it). If it led, the live server with the highest index leads from now, and
   // the ensemble serves nobody before `now + election_ms`; at that time
   // every session's deadline starts afresh (call renew_sessions).
   // REQUIRES: can_crash(i).
@@ -143,6 +163,8 @@ class Ensemble {
     std::deque<Pending> queue;
     TimeMs last_due = 0;  // the queue's items fall due in order
     bool up = true;
+    std::uint64_t cut = 0;  // Ensemble::cut
+    bool looking = false;
     // The queue's scheduled advances are of this generation; a crash or a
     // catch-up starts a new one, and an older advance does nothing.
     std::uint64_t generation = 0;
@@ -160,8 +182,12 @@ class Ensemble {
   DecisionSource& decisions_;
   TimeMs lag_ms_;
   Hooks hooks_;
+  // How many servers count for the quorum: up and not cut off.
+  int quorum_members() const;
+
   int leader_ = 0;
   TimeMs electing_until_ = 0;
+  std::uint64_t cuts_ = 0;
 };
 
 }  // namespace zksim

@@ -8,7 +8,8 @@ namespace {
 // Class k's name; the first kFaultKinds are FaultKind k's too.
 constexpr std::array<std::string_view, kFaultClasses> kClassNames = {
     "drop-before-apply", "drop-after-apply", "expire-session", "pause", "crash", "delay",
-    "any-time",          "blip-all",         "burst",          "lag-burst", "server-crash", "leader-crash"};
+    "any-time",          "blip-all",         "burst",          "lag-burst", "server-crash", "leader-crash",
+    "partition"};
 
 // The band of choices [low, high) that strike with class `k`.
 struct Band {

@@ -1,6 +1,7 @@
 // World::Impl's faults of the ensemble (docs/ensemble.md, "Faults of the
 // ensemble"): servers crash and restart, a crashed leader is replaced by an
-// election, a follower falls behind for a while. The ensemble keeps the
+// election, a follower falls behind for a while or is cut off from the
+// leader. The ensemble keeps the
 // servers' state (ensemble.h); this side closes their connections and
 // tells the trace.
 #include "world_impl.h"
@@ -21,6 +22,9 @@ bool World::Impl::crash_server(int i, std::string_view why) {
     Conn* c = find_conn(id);
     if (c && c->server_open && (led || c->server == i)) server_close(id);
   }
+  // What a cut follower held for the leader dies with either.
+  if (led) held.clear();
+  else held.erase(i);
   ensemble.crash(i, now, cfg.election_ms);
   if (led) call_at(ensemble.election_end(), [this] { end_election(); });
   return true;
@@ -49,6 +53,56 @@ void World::Impl::lag_burst(int f, TimeMs until) {
   record(TraceKind::Server, -1, SessionId{}, ensemble.server(f).last_zxid().value,
          static_cast<int>(ServerAction::LagBurst), f, 0, {},
          fmt::format("receives no commit for {} ms", until - now));
+}
+
+bool World::Impl::partition_server(int f, TimeMs duration_ms) {
+  if (f < 0 || f >= ensemble.size() || !ensemble.can_cut(f, now)) return false;
+  const std::uint64_t cut = ensemble.begin_cut(f, now + duration_ms);
+  record(TraceKind::Server, -1, SessionId{}, ensemble.server(f).last_zxid().value,
+         static_cast<int>(ServerAction::FollowerCut), f, 0, {},
+         fmt::format("cut off from the leader for {} ms", duration_ms));
+  // The leader hears its clients' sessions no more: their deadlines run.
+  for (std::uint64_t id = 1; id < conns.size(); ++id) {
+    Conn* c = find_conn(id);
+    if (c && c->server_open && c->server == f && c->session != SessionId{}) {
+      go_silent(*handles[static_cast<std::size_t>(c->handle)], now);
+    }
+  }
+  if (duration_ms > cfg.partition_detect_ms) {
+    call_at(now + cfg.partition_detect_ms, [this, f, cut] { notice_cut(f, cut); });
+  }
+  call_at(now + duration_ms, [this, f, cut] { end_cut(f, cut); });
+  return true;
+}
+
+void World::Impl::notice_cut(int f, std::uint64_t cut) {
+  if (ensemble.cut(f) != cut) return;  // ended by a crash
+  // Follower.followLeader's read times out: the follower shuts its
+  // ZooKeeperServer down, closing every client connection, and goes
+  // LOOKING. What it forwarded never reached the leader.
+  ensemble.notice_cut(f);
+  record(TraceKind::Server, -1, SessionId{}, ensemble.server(f).last_zxid().value,
+         static_cast<int>(ServerAction::FollowerLooking), f, 0, {},
+         fmt::format("no word from the leader for {} ms", cfg.partition_detect_ms));
+  held.erase(f);
+  for (std::uint64_t id = 1; id < conns.size(); ++id) {
+    Conn* c = find_conn(id);
+    if (c && c->server_open && c->server == f) server_close(id);
+  }
+}
+
+void World::Impl::end_cut(int f, std::uint64_t cut) {
+  if (ensemble.cut(f) != cut) return;  // ended by a crash
+  // The leader's commits flow in (or it syncs with the leader, if it was
+  // looking), then what its clients sent reaches the leader, in order.
+  ensemble.end_cut(f);
+  record(TraceKind::Server, -1, SessionId{}, ensemble.server(f).last_zxid().value,
+         static_cast<int>(ServerAction::FollowerRejoined), f);
+  for (std::uint64_t id = 1; id < conns.size(); ++id) {
+    Conn* c = find_conn(id);
+    if (c && c->server_open && c->server == f) go_healthy(*handles[static_cast<std::size_t>(c->handle)]);
+  }
+  release_held(f);
 }
 
 void World::Impl::crash_leader_with(std::uint64_t conn, UpMsg& msg) {
@@ -105,6 +159,16 @@ void World::Impl::strike_ensemble(TimedFault fault) {
         leader_crash_armed = false;
         crash_with_restart(ensemble.leader_index(), "leader-crash");
       });
+      return;
+    }
+    case TimedFault::Partition: {
+      std::vector<int> cuttable;
+      for (int s = 0; s < ensemble.size(); ++s) {
+        if (ensemble.can_cut(s, now)) cuttable.push_back(s);
+      }
+      if (cuttable.empty()) return;
+      const int f = cuttable[decisions.pick(static_cast<std::uint32_t>(cuttable.size()))];
+      partition_server(f, drawn_outage_ms());
       return;
     }
     default:

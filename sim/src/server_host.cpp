@@ -39,7 +39,10 @@ void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
     // closes it at once (NIOServerCnxn: "ZooKeeperServer not running").
     record(TraceKind::Server, -1, msg.session, here.last_zxid().value,
            static_cast<int>(ServerAction::ConnectionRefused), 0, 0, {},
-           fmt::format("server {}, {}", c.server, ensemble.up(c.server) ? "no leader yet" : "down"));
+           fmt::format("server {}, {}", c.server,
+                       !ensemble.up(c.server)     ? "down"
+                       : ensemble.looking(c.server) ? "cut off from the leader"
+                                                    : "no leader yet"));
     server_close(conn);
     return;
   }
@@ -50,6 +53,12 @@ void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
            static_cast<int>(ServerAction::ConnectionRefused), 0, 0, {},
            fmt::format("server {}, client has seen zxid {}", c.server, msg.last_zxid));
     server_close(conn);
+    return;
+  }
+  if (ensemble.cut(c.server)) {
+    // A new session is the leader's transaction, a moved one the leader
+    // validates (Learner.validateSession): either waits for the link.
+    hold(c, conn, msg);
     return;
   }
   if (msg.session == SessionId{}) {
@@ -98,10 +107,11 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   Handle& h = *handles[static_cast<std::size_t>(c.handle)];
   const bool on_leader = ensemble.is_leader(c.server);
   if (msg.kind == UpMsg::Close) {
-    Outcome out = ensemble.close_session(session, now, Waiter{c.server, conn, msg.xid});
-    record(TraceKind::Server, -1, session, out.zxid.value,
-           static_cast<int>(ServerAction::SessionClosed));
-    publish(out, out.zxid.value);
+    if (!on_leader && ensemble.cut(c.server)) {
+      hold(c, conn, msg);
+      return;
+    }
+    Outcome out = forward_close(c.server, conn, session, msg.xid);
     if (!on_leader) {
       // Its server answers once it has applied the closeSession. A close
       // the leader refused (the session had expired) gets no answer: the
@@ -124,7 +134,9 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   }
   // Only while a crash keeps the quorum: else the write is served, and the
   // window's end tries again.
-  if (leader_crash_armed && is_write(*msg.request) && ensemble.can_crash(ensemble.leader_index())) {
+  // A write held by a cut follower is not in flight at the leader.
+  if (leader_crash_armed && is_write(*msg.request) && ensemble.can_crash(ensemble.leader_index()) &&
+      (on_leader || !ensemble.cut(c.server))) {
     crash_leader_with(conn, msg);
     return;
   }
@@ -169,9 +181,72 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   apply_fault(strike->kind, *victim, is(FaultKind::Pause) ? cfg.nemesis.pause_ms : cfg.nemesis.delay_ms);
 }
 
+Outcome World::Impl::forward_close(int server, std::uint64_t conn, SessionId session, std::uint32_t xid) {
+  Outcome out = ensemble.close_session(session, now, Waiter{server, conn, xid});
+  record(TraceKind::Server, -1, session, out.zxid.value, static_cast<int>(ServerAction::SessionClosed));
+  publish(out, out.zxid.value);
+  return out;
+}
+
+void World::Impl::hold(Conn& c, std::uint64_t conn, const UpMsg& msg) {
+  UpMsg copy;
+  copy.kind = msg.kind;
+  copy.xid = msg.xid;
+  copy.view = msg.view;
+  copy.session = msg.session;
+  copy.timeout_ms = msg.timeout_ms;
+  copy.last_zxid = msg.last_zxid;
+  if (msg.request) {
+    copy.own = std::make_unique<Request>(*msg.request);
+    copy.request = copy.own.get();
+  }
+  ++c.waiting;
+  held[c.server].push_back(Held{conn, c.session, std::move(copy)});
+}
+
+void World::Impl::release_held(int f) {
+  auto it = held.find(f);
+  if (it == held.end()) return;
+  std::vector<Held> items = std::move(it->second);
+  held.erase(it);
+  for (Held& m : items) {
+    Conn* c = find_conn(m.conn);
+    if (c && c->server_open) {
+      --c->waiting;
+      switch (m.msg.kind) {
+        case UpMsg::Connect:
+          serve_connect(m.conn, m.msg);
+          break;
+        case UpMsg::Close:
+          forward_close(f, m.conn, m.session, m.msg.xid);
+          ++c->waiting;  // answered once the follower has applied it
+          break;
+        case UpMsg::Req:
+          serve_on_follower(*c, m.conn, m.msg);
+          break;
+      }
+      continue;
+    }
+    // Its connection broke meanwhile: a write or a close still reaches the
+    // leader, and answers nobody; the rest was for that connection only.
+    if (m.msg.kind == UpMsg::Close) {
+      forward_close(f, m.conn, m.session, m.msg.xid);
+    } else if (m.msg.kind == UpMsg::Req && is_write(*m.msg.request)) {
+      Outcome out = ensemble.apply(m.session, *m.msg.request, now, nullptr, Waiter{f, m.conn, m.msg.xid});
+      publish(out, out.zxid.value);
+    }
+  }
+}
+
 void World::Impl::serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg) {
   const Request& r = *msg.request;
   const Waiter w{c.server, conn, msg.xid};
+  if (ensemble.cut(c.server) && (is_write(r) || std::holds_alternative<SyncRequest>(r) || c.waiting > 0)) {
+    // Cut off: a write or sync waits for the link to the leader, and a
+    // read of a session with an answer owed waits behind it.
+    hold(c, conn, msg);
+    return;
+  }
   if (is_write(r)) {
     const Zxid before = leader().last_zxid();
     Outcome out = ensemble.apply(c.session, r, now, nullptr, w);
@@ -314,6 +389,9 @@ void World::Impl::go_healthy(Handle& h) {
   if (h.crashed || paused(h) || h.session == SessionId{}) return;
   auto s = session_conn.find(h.session);
   if (s == session_conn.end()) return;
+  // A follower cut off from the leader forwards no session touches
+  // (Learner's ping carries them): the leader hears of it only once healed.
+  if (ensemble.cut(find_conn(s->second)->server)) return;
   unmark_silent(h.session);
   h.last_send = now;
 }

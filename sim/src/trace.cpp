@@ -41,9 +41,10 @@ void mix_string(std::uint64_t& h, std::string_view s) {
 constexpr std::array<std::string_view, 4> kStateNames = {"connecting", "connected", "expired",
                                                          "closed"};
 
-constexpr std::array<std::string_view, 9> kServerNames = {
-    "session-opened",   "session-expired",  "session-closed", "reaped",   "connection-refused",
-    "server-crashed",   "server-restarted", "leader-elected", "lag-burst"};
+constexpr std::array<std::string_view, 12> kServerNames = {
+    "session-opened",   "session-expired",  "session-closed",   "reaped",   "connection-refused",
+    "server-crashed",   "server-restarted", "leader-elected",   "lag-burst",
+    "follower-cut",     "follower-looking", "follower-rejoined"};
 
 template <std::size_t N>
 std::string_view name_in(const std::array<std::string_view, N>& names, std::int32_t i) {
@@ -55,7 +56,8 @@ std::string_view name_in(const std::array<std::string_view, N>& names, std::int3
 bool is_fault(const TraceEvent& e) {
   if (e.kind == TraceKind::Fault) return true;
   return e.kind == TraceKind::Server && (e.code == static_cast<std::int32_t>(ServerAction::ServerCrashed) ||
-                                         e.code == static_cast<std::int32_t>(ServerAction::LagBurst));
+                                         e.code == static_cast<std::int32_t>(ServerAction::LagBurst) ||
+                                         e.code == static_cast<std::int32_t>(ServerAction::FollowerCut));
 }
 
 std::string_view fault_kind_name(std::int32_t kind) { return kind < kFaultKinds ? fault_class_name(kind) : "?"; }

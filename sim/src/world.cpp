@@ -345,6 +345,7 @@ void World::Impl::strike_timed(TimedFault fault) {
     case TimedFault::LagBurst:
     case TimedFault::ServerCrash:
     case TimedFault::LeaderCrash:
+    case TimedFault::Partition:
       strike_ensemble(fault);
       return;
     case TimedFault::Burst: {
@@ -499,6 +500,7 @@ Server& World::server(int index) { return impl_->ensemble.server(index); }
 bool World::crash_server(int index) { return impl_->crash_server(index, "crashed"); }
 void World::restart_server(int index) { impl_->restart_server(index); }
 void World::lag_burst(int index, TimeMs duration_ms) { impl_->lag_burst(index, impl_->now + duration_ms); }
+bool World::partition_server(int index, TimeMs duration_ms) { return impl_->partition_server(index, duration_ms); }
 int World::server_count() const { return impl_->ensemble.size(); }
 int World::server_of(const Client& client) const {
   const Handle& h = static_cast<const SimClient&>(client).handle();

@@ -295,6 +295,30 @@ struct World::Impl {
   void end_election();
   // Follower `f` receives no commit until `until`.
   void lag_burst(int f, TimeMs until);
+  // Cuts follower `f` off from the leader (World::partition_server).
+  bool partition_server(int f, TimeMs duration_ms);
+  // Follower `f` notices cut `cut`, if it still lasts: it drops its clients.
+  void notice_cut(int f, std::uint64_t cut);
+  // Cut `cut` of follower `f` heals, if it still lasts.
+  void end_cut(int f, std::uint64_t cut);
+  // What a client of a cut follower sent that the leader must see first
+  // (a connect, a write, a sync, a close) or that waits behind such a
+  // request of its session, in arrival order: it reaches the leader (or
+  // is served) when the cut heals, and is lost if the follower notices
+  // the cut first. `msg` owns a copy of its request: the client's op may
+  // end first (its connection broke) while the request is still on its way.
+  struct Held {
+    std::uint64_t conn;
+    SessionId session;  // the connection's
+    UpMsg msg;
+  };
+  std::map<int, std::vector<Held>> held;  // by follower
+  void hold(Conn& c, std::uint64_t conn, const UpMsg& msg);
+  // The cut of follower `f` healed: what it held goes on, in order.
+  void release_held(int f);
+  // The closeSession of `session` reaches the leader from connection
+  // `conn` to `server`; the leader's outcome, published.
+  Outcome forward_close(int server, std::uint64_t conn, SessionId session, std::uint32_t xid);
   // leader-crash struck: the next write to reach the leader crashes it.
   bool leader_crash_armed = false;
   // The leader crashes as the write `msg` of connection `conn` reaches it.

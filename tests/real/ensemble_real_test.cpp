@@ -497,6 +497,103 @@ TEST_F(RealEnsemble, ASessionSurvivesALeaderRestart) {
   EXPECT_EQ(leader_restart_on_sim(), real);
 }
 
+// ---- A follower cut off from the leader ------------------------------------
+// Forced: follower F's link to the leader stalls for longer than syncLimit *
+// tickTime (1 s). F serves a stale read, holds the client's create, then
+// notices: it drops the client (the create: ConnectionLoss, never applied)
+// and serves nobody until the link flows again. The client moves on to G
+// (held away by a TcpGate until then) with the same session.
+
+Outcome cut_follower_on_sim() {
+  Lags d(0);
+  World w(three_servers(0), d);
+  Client& writer = w.open("w", 4000, -1, Flavour::C, {0});
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1, 2});
+  Outcome out;
+  sim_run(w, writer, [](Client& c, Outcome& out) -> Task<> {
+    out.push_back(said("create", co_await c.create("/p-cut", "1", CreateMode::Persistent)));
+  }(writer, out));
+  const SessionId session = c.session_id();
+  w.partition_server(1, 2500);
+  sim_run(w, writer, [](Client& c, Outcome& out) -> Task<> {
+    out.push_back(said("write", co_await c.set_data("/p-cut", "2")));
+  }(writer, out));
+  sim_run(w, c, [](Client& c, Outcome& out) -> Task<> {
+    out.push_back(read_line(co_await c.get_data("/p-cut")));
+    out.push_back(said("create", co_await c.create("/p-held", "", CreateMode::Persistent)));
+  }(c, out));
+  out.push_back(w.server_of(c) == 2 || c.state() != SessionState::Connected ? "moved on" : "still on F");
+  w.run_until(w.now() + 1000);
+  out.push_back(w.server_of(c) == 2 && c.session_id() == session ? "on G, same session" : "elsewhere");
+  sim_run(w, c, [](Client& c, Outcome& out) -> Task<> {
+    co_await c.sync("/");
+    out.push_back(said("exists", co_await c.exists("/p-held")));
+    out.push_back(read_line(co_await c.get_data("/p-cut")));
+  }(c, out));
+  return out;
+}
+
+TEST_F(RealEnsemble, AFollowerCutOffFromTheLeaderDropsItsClientsOnceItNotices) {
+  ZkEnsemble& ens = ensemble();
+  const int leader = ens.leader_index();
+  const int f = a_follower();
+  const int g = a_follower(f);
+  ASSERT_GE(leader, 0);
+  ASSERT_GE(f, 0);
+  ASSERT_GE(g, 0);
+  TcpGate to_g(ens.port(g));
+  to_g.hold(true);
+  auto writer = open(ens.hosts(leader));
+  auto zk = open(ens.hosts(f) + "," + to_g.hosts());
+  const SessionId session = zk->session_id();
+  ASSERT_EQ(server_of(session), f);
+  Outcome out;
+  run([&](Client& c) -> Task<> {
+    out.push_back(said("create", co_await c.create("/p-cut", "1", CreateMode::Persistent)));
+  }(*writer));
+  ens.stall_link(f, true);
+  const TimeMs cut = loop.now();
+  run([&](Client& c) -> Task<> { out.push_back(said("write", co_await c.set_data("/p-cut", "2"))); }(*writer));
+  TimeMs lost = 0;
+  run([&](Client& c) -> Task<> {
+    out.push_back(read_line(co_await c.get_data("/p-cut")));
+    out.push_back(said("create", co_await c.create("/p-held", "", CreateMode::Persistent)));
+    lost = c.now();
+  }(*zk));
+  out.push_back(zk->state() != SessionState::Connected ? "moved on" : "still on F");
+  // F serves nobody now ("This ZooKeeper instance is not currently serving requests").
+  EXPECT_EQ(ens.mode(f), "");
+  to_g.hold(false);
+  run([&](Client& c) -> Task<> {
+    EXPECT_TRUE(co_await until(c, [&] { return c.state() == SessionState::Connected; }, 2000));
+  }(*zk));
+  out.push_back(server_of(session) == g && zk->session_id() == session ? "on G, same session" : "elsewhere");
+  const TimeMs moved = loop.now();
+  // Held until 2.5 s after the cut, as on the simulator.
+  while (loop.now() < cut + 2500) {
+    run([](Client& c) -> Task<> { co_await c.sleep(20); }(*zk));
+  }
+  EXPECT_EQ(ens.mode(f), "");
+  ens.stall_link(f, false);
+  const TimeMs healed = loop.now();
+  EXPECT_TRUE(ens.wait_serving(f, 10'000));
+  const TimeMs serving = loop.now();
+  run([&](Client& c) -> Task<> {
+    co_await c.sync("/");
+    out.push_back(said("exists", co_await c.exists("/p-held")));
+    out.push_back(read_line(co_await c.get_data("/p-cut")));
+  }(*zk));
+  std::printf("cut-off follower: dropped its client %lld ms after the cut (the create: ConnectionLoss); the client "
+              "was on G %lld ms after; the follower served again %lld ms after the link flowed\n",
+              static_cast<long long>(lost - cut), static_cast<long long>(moved - lost),
+              static_cast<long long>(serving - healed));
+  EXPECT_GE(lost - cut, 900);
+  EXPECT_LE(lost - cut, 2000);
+  EXPECT_EQ(out, (Outcome{"create Ok", "write Ok", "read 1", "create ZCONNECTIONLOSS", "moved on",
+                          "on G, same session", "exists ZNONODE", "read 2"}));
+  EXPECT_EQ(cut_follower_on_sim(), out);
+}
+
 }  // namespace
 }  // namespace zksim::test
 

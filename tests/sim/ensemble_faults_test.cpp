@@ -201,12 +201,146 @@ TEST(EnsembleFaults, ALagBurstHoldsBackAFollowersReadsUntilItEnds) {
   EXPECT_GE(w.now(), 550);
 }
 
+TEST(EnsembleFaults, OnlyAFollowerIsCutOffAndNeverAtTheCostOfTheQuorum) {
+  ListDecisions d({});
+  World w(three(), d);
+  EXPECT_FALSE(w.partition_server(0, 500));  // the leader
+  ASSERT_TRUE(w.crash_server(2));
+  EXPECT_FALSE(w.partition_server(2, 500));  // down
+  EXPECT_FALSE(w.partition_server(1, 500));  // the leader alone is no quorum
+  w.restart_server(2);
+  ASSERT_TRUE(w.partition_server(1, 500));
+  EXPECT_FALSE(w.partition_server(1, 500));  // already cut
+  EXPECT_FALSE(w.partition_server(2, 500));
+  EXPECT_FALSE(w.crash_server(2));  // a cut follower counts as down for the quorum
+  EXPECT_EQ(count_of(w, ServerAction::FollowerCut), 1);
+  WorldConfig one = quiet();
+  World single(one, d);
+  EXPECT_FALSE(single.partition_server(0, 500));
+}
+
+TEST(EnsembleFaults, AFollowerCutOffFromTheLeaderServesStaleReads) {
+  ListDecisions d({});
+  World w(three(), d);
+  Client& writer = w.open("w", 4000, -1, Flavour::C, {0});
+  Client& reader = w.open("r", 4000, -1, Flavour::C, {1});
+  w.run_until(50);
+  ASSERT_TRUE(w.partition_server(1, 500));
+  run(w, writer, [](Client& c) -> Task<> { co_await c.create("/a", "", CreateMode::Persistent); }(writer));
+  bool seen = true;
+  run(w, reader, [&](Client& c) -> Task<> { seen = (co_await c.exists("/a")).ok(); }(reader));
+  EXPECT_FALSE(seen);
+  EXPECT_EQ(reader.state(), SessionState::Connected);
+  w.run_until(600);
+  EXPECT_TRUE(w.server(1).node("/a"));
+  EXPECT_EQ(count_of(w, ServerAction::FollowerRejoined), 1);
+}
+
+TEST(EnsembleFaults, AWriteHeldByACutFollowerReachesTheLeaderOnceTheCutHealsUnnoticed) {
+  ListDecisions d({});
+  World w(three(), d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1});
+  w.run_until(50);
+  ASSERT_TRUE(w.partition_server(1, 500));  // under partition_detect_ms
+  Error made = Error::SystemError, synced = Error::SystemError;
+  bool done = false;
+  w.spawn(c, [&](Client& c) -> Task<> {
+    made = (co_await c.create("/w", "", CreateMode::Persistent)).error();
+    synced = (co_await c.sync("/")).error();
+    done = true;
+  }(c));
+  w.run_until(500);
+  EXPECT_FALSE(done);
+  EXPECT_FALSE(w.server().node("/w"));  // it went nowhere
+  ASSERT_TRUE(w.run_until_done(5000));
+  EXPECT_EQ(made, Error::Ok);
+  EXPECT_EQ(synced, Error::Ok);
+  EXPECT_TRUE(w.server().node("/w"));
+  EXPECT_EQ(count_of(w, ServerAction::FollowerLooking), 0);
+}
+
+TEST(EnsembleFaults, AFollowerThatNoticesItsCutDropsItsClientsAndLosesTheirHeldWrites) {
+  ListDecisions d({});
+  World w(three(), d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1, 2});
+  w.run_until(50);
+  const SessionId s = c.session_id();
+  ASSERT_TRUE(w.partition_server(1, 3000));
+  Error made = Error::SystemError;
+  TimeMs answered = 0;
+  run(w, c, [&](Client& c) -> Task<> {
+    made = (co_await c.create("/w", "", CreateMode::Persistent)).error();
+    answered = c.now();
+  }(c));
+  EXPECT_EQ(made, Error::ConnectionLoss);
+  EXPECT_GE(answered, 50 + WorldConfig{}.partition_detect_ms);
+  EXPECT_EQ(count_of(w, ServerAction::FollowerLooking), 1);
+  w.run_until(5000);
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(w.server(i).node("/w")) << i;
+  EXPECT_EQ(w.server_of(c), 2);  // moved on, the same session
+  EXPECT_EQ(c.session_id(), s);
+}
+
+TEST(EnsembleFaults, AFollowerThatNoticedItsCutRefusesConnectionsUntilItHeals) {
+  ListDecisions d({});
+  World w(three(), d);
+  ASSERT_TRUE(w.partition_server(1, 3000));
+  w.run_until(1100);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1});
+  w.run_until(2900);
+  EXPECT_EQ(c.state(), SessionState::Connecting);
+  const auto& events = w.trace().events();
+  EXPECT_TRUE(std::any_of(events.begin(), events.end(), [](const TraceEvent& e) {
+    return e.kind == TraceKind::Server && e.code == static_cast<int>(ServerAction::ConnectionRefused) &&
+           e.detail.find("cut off from the leader") != std::string::npos;
+  }));
+  w.run_until(3100);
+  EXPECT_EQ(c.state(), SessionState::Connected);
+  EXPECT_EQ(w.server_of(c), 1);
+}
+
+TEST(EnsembleFaults, AFollowerWhoseCutHealsHasCaughtUpBeforeItServesAgain) {
+  ListDecisions d({});
+  World w(three(), d);
+  Client& writer = w.open("w", 4000, -1, Flavour::C, {0});
+  Client& reader = w.open("r", 4000, -1, Flavour::C, {1});
+  w.run_until(50);
+  ASSERT_TRUE(w.partition_server(1, 2000));
+  run(w, writer, [](Client& c) -> Task<> {
+    for (int i = 0; i < 5; ++i) co_await c.create(fmt::format("/n{}", i), "", CreateMode::Persistent);
+  }(writer));
+  w.run_until(2050);
+  EXPECT_EQ(w.server(1).last_zxid(), w.server(0).last_zxid());
+  bool seen = false;
+  run(w, reader, [&](Client& c) -> Task<> { seen = (co_await c.exists("/n4")).ok(); }(reader));
+  EXPECT_TRUE(seen);
+  EXPECT_EQ(count_of(w, ServerAction::FollowerRejoined), 1);
+}
+
+TEST(EnsembleFaults, TheLeaderExpiresASessionOfACutFollowerWhoseTimeoutPassesDuringTheCut) {
+  ListDecisions d({});
+  World w(three(), d);
+  Client& cut = w.open("cut", 600, -1, Flavour::C, {1});
+  Client& other = w.open("other", 600, -1, Flavour::C, {2});
+  run(w, cut, [](Client& c) -> Task<> { co_await c.create("/e", "", CreateMode::Ephemeral); }(cut));
+  run(w, other, [](Client& c) -> Task<> { co_await c.create("/o", "", CreateMode::Ephemeral); }(other));
+  ASSERT_TRUE(w.partition_server(1, 900));  // healed before it is noticed
+  w.run_until(w.now() + 850);
+  EXPECT_FALSE(w.server().node("/e"));   // expired by the leader
+  EXPECT_TRUE(w.server(1).node("/e"));   // not yet on the cut follower
+  EXPECT_EQ(cut.state(), SessionState::Connected);
+  EXPECT_TRUE(w.server().node("/o"));    // its pings reach the leader
+  w.run_until(w.now() + 500);
+  EXPECT_EQ(cut.state(), SessionState::Expired);
+  EXPECT_EQ(other.state(), SessionState::Connected);
+}
+
 TEST(EnsembleFaults, TheEnsembleClassesAreDeterministic) {
   auto hash_of = [](std::uint64_t seed) {
     SeededDecisions d(seed);
     WorldConfig cfg;
     cfg.servers = 3;
-    for (TimedFault f : {TimedFault::LagBurst, TimedFault::ServerCrash, TimedFault::LeaderCrash}) {
+    for (TimedFault f : {TimedFault::LagBurst, TimedFault::ServerCrash, TimedFault::LeaderCrash, TimedFault::Partition}) {
       cfg.nemesis.per_mille[static_cast<int>(f)] = 300;
     }
     cfg.nemesis.pause_ms = 500;

@@ -50,9 +50,16 @@ inline constexpr int kFaultKinds = 6;
 //   leader-crash  the leader crashes as the next write reaches it (or at
 //                 the window's end if none does): that write is committed
 //                 or lost, its reply lost either way; a new leader is
-//                 elected and the old one restarts later.
-enum class TimedFault : std::int32_t { AnyTime = kFaultKinds, BlipAll, Burst, LagBurst, ServerCrash, LeaderCrash };
-inline constexpr int kFaultClasses = kFaultKinds + 6;
+//                 elected and the old one restarts later;
+//   partition     a drawn follower is cut off from the leader for a drawn
+//                 time up to pause_ms: stale meanwhile, its clients' writes
+//                 held; past WorldConfig::partition_detect_ms it drops its
+//                 clients (held writes lost) and refuses them until healed.
+// New classes go last, so that the bands of the others stay where they are.
+enum class TimedFault : std::int32_t {
+  AnyTime = kFaultKinds, BlipAll, Burst, LagBurst, ServerCrash, LeaderCrash, Partition
+};
+inline constexpr int kFaultClasses = kFaultKinds + 7;
 // Whether `fault_class` is one of the ensemble's (needs servers > 1).
 constexpr bool is_ensemble_class(std::int32_t fault_class) {
   return fault_class >= static_cast<std::int32_t>(TimedFault::LagBurst) && fault_class < kFaultClasses;

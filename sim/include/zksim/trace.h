@@ -28,11 +28,15 @@ enum class TraceKind : std::uint8_t {
 
 // ConnectionRefused: a server behind the client's last seen zxid, down or
 // in an election closed its connection attempt; zxid is the server's,
-// detail says why. ServerCrashed, ServerRestarted, LeaderElected and
-// LagBurst (docs/ensemble.md): code2 is the server's index.
+// detail says why. ServerCrashed, ServerRestarted, LeaderElected, LagBurst
+// and the three steps of a partition (docs/ensemble.md): code2 is the
+// server's index. A partition: the follower is cut off from the leader
+// (FollowerCut), notices it and drops its clients (FollowerLooking, only if
+// the cut lasts partition_detect_ms), and is back, caught up (FollowerRejoined).
 enum class ServerAction : std::int32_t {
   SessionOpened, SessionExpired, SessionClosed, Reaped, ConnectionRefused,
   ServerCrashed, ServerRestarted, LeaderElected, LagBurst,
+  FollowerCut, FollowerLooking, FollowerRejoined,
 };
 
 struct TraceEvent {

@@ -49,6 +49,15 @@ struct WorldConfig {
   // How long an election takes once the leader crashed: no server serves
   // meanwhile.
   TimeMs election_ms = 400;
+  // How long a follower cut off from the leader takes to notice: its read
+  // timeout on the leader's socket, syncLimit * tickTime (Learner sets
+  // sock.setSoTimeout(tickTime * syncLimit) once synced). 5 ticks of the
+  // simulated server's 200 ms, as the real test ensemble runs
+  // (real/testing/zk_ensemble.h): shorter than the harness's session
+  // timeouts (2 to 4 s), so the clients of a follower that notices move on
+  // before their sessions expire, as in a deployment with the defaults
+  // (syncLimit 5 of tickTime 2 s, sessions of 20 s and more).
+  TimeMs partition_detect_ms = 1000;
 };
 
 class World {
@@ -124,6 +133,14 @@ class World {
   void restart_server(int index);
   // Follower `index` receives nothing the leader commits for `duration_ms`.
   void lag_burst(int index, TimeMs duration_ms);
+  // Follower `index` is cut off from the leader for `duration_ms`: it
+  // serves stale reads, and what its clients send the leader (writes,
+  // syncs, session touches) waits for the cut to heal; past
+  // partition_detect_ms it drops its clients, loses what it held and
+  // refuses connections until the cut heals. False (and nothing happens)
+  // on the leader, a server down or already cut, during an election, or
+  // if the cut would leave no quorum (an ensemble of one or two).
+  bool partition_server(int index, TimeMs duration_ms);
   // Changes the nemesis from now on (all zero: faults stop, so a run can
   // quiesce and be checked for liveness).
   void set_nemesis(const NemesisRates& rates);

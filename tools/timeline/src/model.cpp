@@ -39,6 +39,9 @@ std::string_view server_action_name(std::int32_t code) {
     case ServerAction::ServerRestarted: return "server restarted";
     case ServerAction::LeaderElected: return "leader elected";
     case ServerAction::LagBurst: return "follower lags";
+    case ServerAction::FollowerCut: return "follower cut off";
+    case ServerAction::FollowerLooking: return "follower looking";
+    case ServerAction::FollowerRejoined: return "follower rejoined";
   }
   return "?";
 }
