@@ -115,7 +115,8 @@ CheckOptions counter_options() {
 
 TEST(CustomFamily, ACustomRecipesOwnPropertiesAndTheHarnesssAreChecked) {
   EXPECT_EQ(properties_of("user/cas-counter"),
-            (std::vector<std::string>{"counter-no-lost-update", "liveness", "no-leaks", "runaway"}));
+            (std::vector<std::string>{"counter-no-lost-update", "liveness", "no-leaks", "sequential-consistency",
+                                      "watch-order", "runaway"}));
   const auto& all = property_names();
   EXPECT_NE(std::find(all.begin(), all.end(), "counter-no-lost-update"), all.end());
 }
