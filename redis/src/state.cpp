@@ -33,7 +33,11 @@ ScriptContext::ScriptContext(detail::Node& node, TimeMs now, std::vector<Message
                              std::vector<std::string> keys, std::vector<std::string> args)
     : node_(node), now_(now), published_(published), keys_(std::move(keys)), args_(std::move(args)) {}
 
-Reply ScriptContext::call(const Command& command) { return node_.execute(command, now_, published_, true); }
+// script_lua.c luaRedisGenericCommand refuses a call without a command.
+Reply ScriptContext::call(const Command& command) {
+  if (command.empty()) return Reply::error("ERR Please specify at least one argument for this redis lib call");
+  return node_.execute(command, now_, published_, true);
+}
 
 RedisState::RedisState() : node_(std::make_unique<detail::Node>()) {}
 RedisState::~RedisState() = default;

@@ -4,6 +4,8 @@
 #include "zksim/redis/lock_scripts.h"
 #include "zksim/redis/state.h"
 
+#include "print.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
