@@ -9,6 +9,7 @@ packages=(
   libzookeeper-mt-dev          # the real backend: ZooKeeper's C client
   nlohmann-json3-dev           # the zksim program's --json output
   zookeeper default-jre-headless  # the real server the conformance tests start
+  redis-server libhiredis-dev   # the Redis model's conformance tests (label lease-real): Redis 7.0 and its C client
   chromium                     # the HTML timeline test loads the page in headless Chromium
   jq                           # scripts/figures.sh reads the benchmarks' and zksim's JSON reports
   python3                      # tests/docs/tutorial_check.py runs the tutorial's commands

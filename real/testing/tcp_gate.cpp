@@ -1,7 +1,7 @@
 // The forwarder: one thread polling the listening socket and every pair.
 #include "tcp_gate.h"
 
-#include "zk_process.h"
+#include "child_process.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -16,7 +16,6 @@
 namespace zksim::test {
 namespace {
 
-using zk::loopback;
 
 bool write_all(int fd, const char* p, std::size_t n) {
   while (n > 0) {

@@ -18,11 +18,11 @@ namespace zksim::test {
 bool ZkEnsemble::start(int n) {
   stop();
   error_.clear();
-  const std::vector<int> ports = zk::free_ports(3 * n);
+  const std::vector<int> ports = free_ports(3 * n);
   servers_.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     Server& s = servers_[i];
-    s.dir = zk::make_temp_dir();
+    s.dir = make_temp_dir("zk");
     if (s.dir.empty()) {
       error_ = "mkdtemp failed";
       return false;
@@ -45,8 +45,8 @@ bool ZkEnsemble::start(int n) {
                std::to_string(p.election_port) + "\n";
     }
     std::filesystem::create_directories(s.dir + "/data");
-    zk::write_file(s.dir + "/data/myid", std::to_string(i + 1) + "\n");
-    zk::write_file(s.dir + "/zoo.cfg",
+    write_file(s.dir + "/data/myid", std::to_string(i + 1) + "\n");
+    write_file(s.dir + "/zoo.cfg",
                    "tickTime=200\ninitLimit=10\nsyncLimit=5\ndataDir=" + s.dir + "/data\n" +
                        "clientPort=" + std::to_string(s.client_port) + "\nclientPortAddress=127.0.0.1\n" +
                        "maxClientCnxns=0\n4lw.commands.whitelist=*\nadmin.enableServer=false\n" + peers);
@@ -62,9 +62,9 @@ bool ZkEnsemble::start(int n) {
 
 void ZkEnsemble::stop() {
   for (Server& s : servers_) {
-    zk::stop_process(s.pid, s.client_port, SIGTERM);
+    stop_process(s.pid, s.client_port, SIGTERM);
     s.links.clear();
-    zk::remove_dir(s.dir);
+    remove_dir(s.dir);
   }
   servers_.clear();
 }
@@ -104,7 +104,7 @@ std::string ZkEnsemble::log(int i) const {
 
 void ZkEnsemble::kill(int i) {
   Server& s = servers_.at(static_cast<std::size_t>(i));
-  zk::stop_process(s.pid, s.client_port, SIGKILL);
+  stop_process(s.pid, s.client_port, SIGKILL);
 }
 
 bool ZkEnsemble::restart(int i) {

@@ -1,19 +1,11 @@
 #include "zk_process.h"
 
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <thread>
 
 namespace zksim::test::zk {
@@ -22,43 +14,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 }  // namespace
-
-sockaddr_in loopback(int port) {
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<std::uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  return a;
-}
-
-int connect_loopback(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  sockaddr_in a = loopback(port);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
-
-std::vector<int> free_ports(int n) {
-  std::vector<int> fds, ports;
-  for (int i = 0; i < n; ++i) {
-    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a = loopback(0);
-    socklen_t len = sizeof a;
-    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
-      ports.push_back(ntohs(a.sin_port));
-    } else {
-      ports.push_back(0);
-    }
-    if (fd >= 0) fds.push_back(fd);
-  }
-  for (int fd : fds) ::close(fd);
-  return ports;
-}
 
 std::string four_letter(int port, const char* word, int timeout_ms) {
   int fd = connect_loopback(port);
@@ -80,19 +35,6 @@ std::string four_letter(int port, const char* word, int timeout_ms) {
   return reply;
 }
 
-std::string make_temp_dir() {
-  char tmpl[] = "/tmp/zksim-zk-XXXXXX";
-  return ::mkdtemp(tmpl) ? std::string(tmpl) : std::string();
-}
-
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
-void remove_dir(const std::string& dir) {
-  if (dir.empty() || std::getenv("ZKSIM_KEEP_SERVER_DIR")) return;
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-}
-
 pid_t spawn_java(const std::string& dir, const std::string& main_class, const std::string& log_level) {
   write_file(dir + "/log4j.properties",
              "log4j.rootLogger=" + log_level + ", F\nlog4j.appender.F=org.apache.log4j.FileAppender\n"
@@ -108,25 +50,7 @@ pid_t spawn_java(const std::string& dir, const std::string& main_class, const st
       "-Dlog4j.configuration=file:" + dir + "/log4j.properties",
       "-Dzookeeper.extendedTypesEnabled=true", "-Dznode.container.checkIntervalMs=1000",
       "-Dzookeeper.admin.enableServer=false", main_class, dir + "/zoo.cfg"};
-  const std::string out = dir + "/java.out";
-  pid_t parent = ::getpid();
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    // The server must not outlive the test process, however it ends.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(1);
-    int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd >= 0) {
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-    }
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execvp("java", argv.data());
-    ::_exit(127);
-  }
-  return pid;
+  return spawn(args, dir + "/java.out");
 }
 
 std::string mode_of(const std::string& reply) {
@@ -151,29 +75,6 @@ std::string wait_mode(pid_t& pid, int port, int timeout_ms, std::string& error) 
   }
   error = "the server did not answer srvr with a Mode within " + std::to_string(timeout_ms) + " ms";
   return {};
-}
-
-void stop_process(pid_t& pid, int port, int sig) {
-  if (pid <= 0) return;
-  ::kill(pid, sig);
-  auto end = Clock::now() + std::chrono::seconds(10);
-  int status = 0;
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (Clock::now() > end) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  pid = -1;
-  auto port_end = Clock::now() + std::chrono::seconds(10);
-  while (Clock::now() < port_end) {
-    int fd = connect_loopback(port);
-    if (fd < 0) break;
-    ::close(fd);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
 }
 
 }  // namespace zksim::test::zk

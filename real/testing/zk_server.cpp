@@ -9,13 +9,13 @@
 namespace zksim::test {
 
 bool ZkServer::start() {
-  dir_ = zk::make_temp_dir();
+  dir_ = make_temp_dir("zk");
   if (dir_.empty()) {
     error_ = "mkdtemp failed";
     return false;
   }
-  port_ = zk::free_ports(1)[0];
-  zk::write_file(dir_ + "/zoo.cfg",
+  port_ = free_ports(1)[0];
+  write_file(dir_ + "/zoo.cfg",
                  "tickTime=200\ninitLimit=10\nsyncLimit=5\ndataDir=" + dir_ + "/data\n" +
                      "clientPort=" + std::to_string(port_) + "\nclientPortAddress=127.0.0.1\n" +
                      "maxClientCnxns=0\n4lw.commands.whitelist=*\nadmin.enableServer=false\n");
@@ -33,8 +33,8 @@ bool ZkServer::start() {
 }
 
 void ZkServer::stop() {
-  zk::stop_process(pid_, port_, SIGTERM);
-  zk::remove_dir(dir_);
+  stop_process(pid_, port_, SIGTERM);
+  remove_dir(dir_);
   dir_.clear();
 }
 
