@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <utility>
 
 namespace zksim::test::zk {
 namespace {
@@ -108,14 +109,17 @@ pid_t spawn_java(const std::string& dir, const std::string& main_class, const st
       "-Dlog4j.configuration=file:" + dir + "/log4j.properties",
       "-Dzookeeper.extendedTypesEnabled=true", "-Dznode.container.checkIntervalMs=1000",
       "-Dzookeeper.admin.enableServer=false", main_class, dir + "/zoo.cfg"};
-  const std::string out = dir + "/java.out";
+  return spawn(std::move(args), dir + "/java.out");
+}
+
+pid_t spawn(std::vector<std::string> args, const std::string& out_path) {
   pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid == 0) {
     // The server must not outlive the test process, however it ends.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(1);
-    int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) {
       ::dup2(fd, 1);
       ::dup2(fd, 2);
@@ -123,7 +127,7 @@ pid_t spawn_java(const std::string& dir, const std::string& main_class, const st
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    ::execvp("java", argv.data());
+    ::execvp(argv[0], argv.data());
     ::_exit(127);
   }
   return pid;

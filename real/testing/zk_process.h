@@ -26,6 +26,11 @@ void write_file(const std::string& path, const std::string& text);
 // Removes `dir` unless ZKSIM_KEEP_SERVER_DIR is set.
 void remove_dir(const std::string& dir);
 
+// Starts `args` (args[0] looked up in PATH) with stdout and stderr appended
+// to `out_path`. The child dies with this process (PR_SET_PDEATHSIG), even
+// when it crashes. Returns the pid, or -1.
+pid_t spawn(std::vector<std::string> args, const std::string& out_path);
+
 // Starts `java ... <main_class> <dir>/zoo.cfg` with stdout and stderr in
 // <dir>/java.out and the log in <dir>/server.log at `log_level` (log4j:
 // WARN, INFO). The child dies with this process (PR_SET_PDEATHSIG), even
