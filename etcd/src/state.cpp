@@ -501,9 +501,11 @@ WatchResponse EtcdState::watch(const WatchRequest& request) const {
   resp.header.revision = s.revision;
   const std::string key = request.key.empty() ? std::string(1, '\0') : request.key;
   const std::int64_t start = request.start_revision == 0 ? s.revision + 1 : request.start_revision;
-  if (start < s.compacted) {
+  // watchableStore.syncWatchers compares with compactMainRev, -1 before
+  // any compaction: only a negative start is "compacted" then.
+  if (start < s.first_revision()) {
     resp.canceled = true;
-    resp.compact_revision = s.compacted;
+    resp.compact_revision = s.first_revision();
     return resp;
   }
   auto it = std::lower_bound(s.log.begin(), s.log.end(), start,

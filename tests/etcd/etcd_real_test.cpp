@@ -321,6 +321,7 @@ TEST_F(EtcdReal, AWatchReplaysHistoryFromItsStartRevision) {
   watch({.key = "w/", .range_end = prefix_end("w/"), .start_revision = start, .no_put = true});
   watch({.key = "w/", .range_end = prefix_end("w/"), .start_revision = start, .no_delete = true});
   watch({.key = "w/a"});
+  watch({.key = "w/a", .start_revision = -5});
 }
 
 TEST_F(EtcdReal, CompactionForgetsHistoryBeforeItsRevision) {
