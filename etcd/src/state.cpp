@@ -155,7 +155,6 @@ class Write {
   std::int64_t read_revision() const { return changes_ > 0 ? begin_ + 1 : begin_; }
   // The revision the store has once the txn ends.
   std::int64_t end_revision() const { return read_revision(); }
-  bool changed() const { return changes_ > 0; }
 
   void put(const std::string& key, const std::string& value, LeaseId lease) {
     const std::int64_t rev = begin_ + 1;
