@@ -10,6 +10,8 @@ packages=(
   nlohmann-json3-dev           # the zksim program's --json output
   zookeeper default-jre-headless  # the real server the conformance tests start
   redis-server libhiredis-dev   # the Redis model's conformance tests (label lease-real): Redis 7.0 and its C client
+  etcd-server                  # the real etcd 3.4 the etcd model is compared with (tests/etcd, label lease-real)
+  libcurl4-openssl-dev         # that test talks to etcd's gRPC gateway (JSON over HTTP) with libcurl
   chromium                     # the HTML timeline test loads the page in headless Chromium
   jq                           # scripts/figures.sh reads the benchmarks' and zksim's JSON reports
   python3                      # tests/docs/tutorial_check.py runs the tutorial's commands

@@ -1,5 +1,5 @@
 // What the tests that start a real server need whichever server it is
-// (ZooKeeper, Redis): free loopback ports, a temporary directory, and a
+// (ZooKeeper, Redis, etcd): free loopback ports, a temporary directory, and a
 // child process that dies with the test.
 #pragma once
 

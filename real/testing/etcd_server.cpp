@@ -1,0 +1,90 @@
+// Starting and stopping Debian's etcd 3.4 by hand (no systemd).
+#include "etcd_server.h"
+
+#include "child_process.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+namespace zksim::test {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The reply to `GET <path>` on 127.0.0.1:`port`, read within `timeout_ms`
+// (empty if none).
+std::string http_get(int port, const std::string& path, int timeout_ms) {
+  int fd = connect_loopback(port);
+  if (fd < 0) return {};
+  const std::string request = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+  std::string reply;
+  if (::write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {
+    const auto end = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    char buf[1024];
+    while (Clock::now() < end) {
+      pollfd p{fd, POLLIN, 0};
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n <= 0) break;
+      reply.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
+  return reply;
+}
+
+}  // namespace
+
+bool EtcdServer::start() {
+  dir_ = make_temp_dir("etcd");
+  if (dir_.empty()) {
+    error_ = "mkdtemp failed";
+    return false;
+  }
+  const std::vector<int> ports = free_ports(2);
+  client_port_ = ports[0];
+  const std::string client = "http://127.0.0.1:" + std::to_string(ports[0]);
+  const std::string peer = "http://127.0.0.1:" + std::to_string(ports[1]);
+  pid_ = spawn({"etcd", "--name", "zksim", "--data-dir", dir_ + "/data", "--listen-client-urls", client,
+                    "--advertise-client-urls", client, "--listen-peer-urls", peer,
+                    "--initial-advertise-peer-urls", peer, "--initial-cluster", "zksim=" + peer,
+                    "--logger", "zap", "--log-level", "warn"},
+                   dir_ + "/etcd.out");
+  if (pid_ < 0) {
+    error_ = "fork failed";
+    return false;
+  }
+  const auto end = Clock::now() + std::chrono::seconds(30);
+  while (Clock::now() < end) {
+    if (http_get(client_port_, "/health", 1000).find("\"health\":\"true\"") != std::string::npos) return true;
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      error_ = "etcd exited; see " + dir_ + "/etcd.out";
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  error_ = "etcd did not report healthy within 30 s; see " + dir_ + "/etcd.out";
+  stop();
+  return false;
+}
+
+void EtcdServer::stop() {
+  stop_process(pid_, client_port_, SIGTERM);
+  remove_dir(dir_);
+  dir_.clear();
+}
+
+std::string EtcdServer::endpoint() const {
+  return pid_ > 0 ? "http://127.0.0.1:" + std::to_string(client_port_) : std::string();
+}
+
+}  // namespace zksim::test
