@@ -551,6 +551,9 @@ TEST_F(RealEnsemble, AFollowerCutOffFromTheLeaderDropsItsClientsOnceItNotices) {
   run([&](Client& c) -> Task<> {
     out.push_back(said("create", co_await c.create("/p-cut", "1", CreateMode::Persistent)));
   }(*writer));
+  // F has applied the create before its link stalls (its commit may still
+  // be on the way when the writer hears of it; the simulator's F lags 0).
+  run([](Client& c) -> Task<> { co_await c.sync("/p-cut"); }(*zk));
   ens.stall_link(f, true);
   const TimeMs cut = loop.now();
   run([&](Client& c) -> Task<> { out.push_back(said("write", co_await c.set_data("/p-cut", "2"))); }(*writer));
