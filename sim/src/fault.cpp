@@ -9,7 +9,7 @@ namespace {
 constexpr std::array<std::string_view, kFaultClasses> kClassNames = {
     "drop-before-apply", "drop-after-apply", "expire-session", "pause", "crash", "delay",
     "any-time",          "blip-all",         "burst",          "lag-burst", "server-crash", "leader-crash",
-    "partition"};
+    "partition",         "session-moved"};
 
 // The band of choices [low, high) that strike with class `k`.
 struct Band {

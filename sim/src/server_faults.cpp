@@ -122,6 +122,21 @@ void World::Impl::crash_leader_with(std::uint64_t conn, UpMsg& msg) {
   crash_with_restart(ensemble.leader_index(), "leader-crash");
 }
 
+void World::Impl::move_session_with(std::uint64_t conn, UpMsg& msg) {
+  session_move_armed = false;
+  Conn& c = *find_conn(conn);
+  // Decision 0, the milder: the client reconnected elsewhere before the
+  // write reached the leader, which refuses it (PrepRequestProcessor's
+  // checkSession: SESSIONMOVED; the old server closes the connection).
+  // 1: the leader took it first, and the move lost only the reply.
+  const bool applied = decisions.pick(2) == 1;
+  if (applied) serve_on_follower(c, conn, msg);
+  record(TraceKind::Fault, msg.view, c.session, leader().last_zxid().value,
+         static_cast<int>(applied ? FaultKind::DropAfterApply : FaultKind::DropBeforeApply), 0, msg.xid,
+         path_of(*msg.request), applied ? "session moved: write applied, reply lost" : "session moved: write refused");
+  server_close(conn);
+}
+
 void World::Impl::crash_with_restart(int i, std::string_view why) {
   if (!crash_server(i, why)) return;
   call_at(now + drawn_outage_ms(), [this, i] { restart_server(i); });
@@ -169,6 +184,18 @@ void World::Impl::strike_ensemble(TimedFault fault) {
       if (cuttable.empty()) return;
       const int f = cuttable[decisions.pick(static_cast<std::uint32_t>(cuttable.size()))];
       partition_server(f, drawn_outage_ms());
+      return;
+    }
+    case TimedFault::SessionMoved: {
+      if (session_move_armed) return;
+      session_move_armed = true;
+      call_at(now + timed_window_ms(), [this] {
+        if (!session_move_armed) return;
+        session_move_armed = false;
+        // No write came: a drawn client moves all the same.
+        Handle& h = *handles[decisions.pick(static_cast<std::uint32_t>(handles.size()))];
+        if (h.alive()) apply_fault(FaultKind::DropBeforeApply, h, 0);
+      });
       return;
     }
     default:

@@ -140,6 +140,10 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
     crash_leader_with(conn, msg);
     return;
   }
+  if (session_move_armed && !on_leader && is_write(*msg.request) && !ensemble.cut(c.server)) {
+    move_session_with(conn, msg);
+    return;
+  }
   if (on_leader) {
     DecidedOrder order(decisions);
     Outcome out = ensemble.apply(session, *msg.request, now, &order, Waiter{});

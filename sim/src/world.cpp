@@ -346,6 +346,7 @@ void World::Impl::strike_timed(TimedFault fault) {
     case TimedFault::ServerCrash:
     case TimedFault::LeaderCrash:
     case TimedFault::Partition:
+    case TimedFault::SessionMoved:
       strike_ensemble(fault);
       return;
     case TimedFault::Burst: {

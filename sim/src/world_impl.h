@@ -323,6 +323,11 @@ struct World::Impl {
   bool leader_crash_armed = false;
   // The leader crashes as the write `msg` of connection `conn` reaches it.
   void crash_leader_with(std::uint64_t conn, UpMsg& msg);
+  // session-moved struck: the next write from a follower's client is on its
+  // way to the leader when its session moves.
+  bool session_move_armed = false;
+  // The session of connection `conn` moves as its write `msg` goes to the leader.
+  void move_session_with(std::uint64_t conn, UpMsg& msg);
   void strike_ensemble(TimedFault fault);
 
   // --- faults (world.cpp) ---

@@ -335,12 +335,78 @@ TEST(EnsembleFaults, TheLeaderExpiresASessionOfACutFollowerWhoseTimeoutPassesDur
   EXPECT_EQ(other.state(), SessionState::Connected);
 }
 
+// The session-moved class on a write a follower's client has in flight:
+// the client sees ConnectionLoss and is on its other server, same session;
+// the write is on every server or on none. (Its first server is drawn by
+// the same 2-way decision as the write's fate.)
+void session_move_with_write(std::uint32_t applied, bool expect_node) {
+  Strike d(applied);
+  WorldConfig cfg = three();
+  cfg.nemesis.per_mille[static_cast<int>(TimedFault::SessionMoved)] = 1000;
+  cfg.nemesis.window_ms = 100'000;  // one strike, at 0
+  World w(cfg, d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1, 2});
+  w.run_until(50);  // connected
+  const SessionId session = c.session_id();
+  const int before = w.server_of(c);
+  ASSERT_NE(before, 0);
+  Error first = Error::Ok;
+  run(w, c, [&](Client& c) -> Task<> { first = (co_await c.create("/w", "", CreateMode::Persistent)).error(); }(c));
+  EXPECT_EQ(first, Error::ConnectionLoss);
+  w.set_nemesis({});
+  w.run_until(w.now() + 1000);
+  EXPECT_EQ(w.server_of(c), 3 - before);
+  EXPECT_EQ(c.session_id(), session);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(static_cast<bool>(w.server(i).node("/w")), expect_node) << i;
+}
+
+TEST(EnsembleFaults, AWriteInFlightWhenItsSessionMovesIsRefusedAndAppliedNowhere) { session_move_with_write(0, false); }
+
+TEST(EnsembleFaults, AWriteAppliedBeforeItsSessionMovedStaysOnEveryServer) { session_move_with_write(1, true); }
+
+TEST(EnsembleFaults, AWriteToTheLeaderIsNotInFlightBetweenServersWhenASessionMoves) {
+  Strike d(0);
+  WorldConfig cfg = three();
+  cfg.nemesis.per_mille[static_cast<int>(TimedFault::SessionMoved)] = 1000;
+  cfg.nemesis.window_ms = 100'000;
+  World w(cfg, d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {0, 1});
+  Error made = Error::SystemError;
+  run(w, c, [&](Client& c) -> Task<> { made = (co_await c.create("/w", "", CreateMode::Persistent)).error(); }(c));
+  EXPECT_EQ(made, Error::Ok);
+  EXPECT_EQ(w.server_of(c), 0);
+}
+
+TEST(EnsembleFaults, AnArmedSessionMoveWithoutAWriteMovesAClientAtTheWindowsEnd) {
+  Strike d(0);
+  WorldConfig cfg = three();
+  cfg.nemesis.per_mille[static_cast<int>(TimedFault::SessionMoved)] = 1000;
+  cfg.nemesis.window_ms = 800;  // strikes at 0, 800, ...
+  World w(cfg, d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1, 2});
+  w.run_until(50);  // connected
+  const SessionId session = c.session_id();
+  ASSERT_EQ(w.server_of(c), 1);
+  w.spawn(c, [](Client& c) -> Task<> {
+    for (int i = 0; i < 15; ++i) {
+      co_await c.exists("/");
+      co_await c.sleep(100);
+    }
+  }(c));
+  w.run_until(700);
+  EXPECT_EQ(w.server_of(c), 1);  // reads only: armed, not struck
+  w.run_until(900);
+  EXPECT_EQ(w.server_of(c), 2);
+  EXPECT_EQ(c.session_id(), session);
+}
+
 TEST(EnsembleFaults, TheEnsembleClassesAreDeterministic) {
   auto hash_of = [](std::uint64_t seed) {
     SeededDecisions d(seed);
     WorldConfig cfg;
     cfg.servers = 3;
-    for (TimedFault f : {TimedFault::LagBurst, TimedFault::ServerCrash, TimedFault::LeaderCrash, TimedFault::Partition}) {
+    for (TimedFault f : {TimedFault::LagBurst, TimedFault::ServerCrash, TimedFault::LeaderCrash, TimedFault::Partition,
+                          TimedFault::SessionMoved}) {
       cfg.nemesis.per_mille[static_cast<int>(f)] = 300;
     }
     cfg.nemesis.pause_ms = 500;

@@ -88,7 +88,7 @@ TEST(Cli, ListNamesRecipesPropertiesAndFaultClassesOneALine) {
   EXPECT_EQ(lines(r.out), static_cast<int>(doc["recipes"].size() + doc["properties"].size() + doc["fault_classes"].size() +
                                            doc["strategies"].size() + doc["clients"].size()));
   EXPECT_NE(r.out.find("client kazoo: "), std::string::npos);
-  EXPECT_EQ(doc["fault_classes"].size(), 13u);  // six on requests, three on time, four of the ensemble
+  EXPECT_EQ(doc["fault_classes"].size(), 14u);  // six on requests, three on time, five of the ensemble
   int flawed = 0;
   for (const auto& recipe : doc["recipes"]) {
     EXPECT_FALSE(recipe["properties"].empty()) << recipe["name"];

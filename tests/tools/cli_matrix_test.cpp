@@ -18,8 +18,8 @@ TEST(CliMatrix, ServersPutsEveryCampaignOnThatEnsembleAndTheEnsemblesClassesOnTh
     nlohmann::json doc = parse_json(r.out);
     for (const auto& c : doc["campaigns"]) {
       const std::string fault = c["campaign"]["faults"];
-      const bool ensemble_class =
-          fault == "lag-burst" || fault == "server-crash" || fault == "leader-crash" || fault == "partition";
+      const bool ensemble_class = fault == "lag-burst" || fault == "server-crash" || fault == "leader-crash" ||
+                                  fault == "partition" || fault == "session-moved";
       const int want = std::string(servers) == "5" ? 5 : ensemble_class ? 3 : 1;
       EXPECT_EQ(c["campaign"].value("servers", 1), want) << fault << " with --servers " << servers;
     }
@@ -36,11 +36,11 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
   EXPECT_TRUE(doc["ok"].get<bool>());
   nlohmann::json list = parse_json(zksim({"list", "--json"}).out);
   ASSERT_EQ(doc["recipes"].size(), 2u);
-  // No faults and each of the thirteen classes, each a random and a pct
+  // No faults and each of the fourteen classes, each a random and a pct
   // campaign with plain and with varied workloads, the clients' libraries
   // drawn per run.
-  EXPECT_EQ(doc["campaigns"].size(), 2u * 14u * 4u);
-  EXPECT_EQ(doc["runs"], 2 * 14 * 8);
+  EXPECT_EQ(doc["campaigns"].size(), 2u * 15u * 4u);
+  EXPECT_EQ(doc["runs"], 2 * 15 * 8);
   std::map<std::pair<std::string, bool>, std::int64_t> by_kind;
   for (const auto& c : doc["campaigns"]) {
     by_kind[{c["campaign"]["strategy"].get<std::string>(), c["campaign"]["varied"].get<bool>()}] +=
@@ -50,10 +50,10 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
     EXPECT_EQ(c["campaign"]["client"], own ? "c" : "any") << c["campaign"];
   }
   EXPECT_EQ(by_kind, (std::map<std::pair<std::string, bool>, std::int64_t>{
-                         {{"pct", false}, 2 * 14 * 2},
-                         {{"pct", true}, 2 * 14 * 2},
-                         {{"random", false}, 2 * 14 * 2},
-                         {{"random", true}, 2 * 14 * 2}}));
+                         {{"pct", false}, 2 * 15 * 2},
+                         {{"pct", true}, 2 * 15 * 2},
+                         {{"random", false}, 2 * 15 * 2},
+                         {{"random", true}, 2 * 15 * 2}}));
   for (const auto& row : doc["recipes"]) {
     nlohmann::json checks;
     for (const auto& l : list["recipes"]) {

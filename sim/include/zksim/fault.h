@@ -54,12 +54,17 @@ inline constexpr int kFaultKinds = 6;
 //   partition     a drawn follower is cut off from the leader for a drawn
 //                 time up to pause_ms: stale meanwhile, its clients' writes
 //                 held; past WorldConfig::partition_detect_ms it drops its
-//                 clients (held writes lost) and refuses them until healed.
+//                 clients (held writes lost) and refuses them until healed;
+//   session-moved the session of a follower's client moves to its next
+//                 server as the next write from a follower's client is on
+//                 its way to the leader (or, if none comes by the window's
+//                 end, a drawn client's): the leader refuses that write
+//                 (SESSIONMOVED) or had applied it, its reply lost either way.
 // New classes go last, so that the bands of the others stay where they are.
 enum class TimedFault : std::int32_t {
-  AnyTime = kFaultKinds, BlipAll, Burst, LagBurst, ServerCrash, LeaderCrash, Partition
+  AnyTime = kFaultKinds, BlipAll, Burst, LagBurst, ServerCrash, LeaderCrash, Partition, SessionMoved
 };
-inline constexpr int kFaultClasses = kFaultKinds + 7;
+inline constexpr int kFaultClasses = kFaultKinds + 8;
 // Whether `fault_class` is one of the ensemble's (needs servers > 1).
 constexpr bool is_ensemble_class(std::int32_t fault_class) {
   return fault_class >= static_cast<std::int32_t>(TimedFault::LagBurst) && fault_class < kFaultClasses;
