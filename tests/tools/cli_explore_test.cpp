@@ -155,7 +155,7 @@ TEST(CliExplore, AWorkloadTooLargeForOneRunExits2WithOneLine) {
 
 TEST(CliExplore, ARunawayRecipeIsFoundNotACrash) {
   TempDir d;
-  Ran r = zksim({"explore", "--recipe", "flawed/stubborn-unlock-lock", "--runs", "20", "--shrink-runs", "50",
+  Ran r = zksim({"explore", "--recipe", "flawed/stubborn-unlock-lock", "--runs", "20", "--shrink-runs", runs(50),
                  "--out", d.path()});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("VIOLATION runaway"), std::string::npos) << r.out;

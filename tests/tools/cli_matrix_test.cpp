@@ -129,7 +129,7 @@ TEST(CliMatrix, AFlawedRecipeNotCaughtExits1) {
 
 TEST(CliMatrix, WorkersGiveTheSameMatrix) {
   TempDir d;
-  const std::vector<std::string> args{"matrix", "--budget", "24", "--recipes", "rw-lock,flawed/forgetful-lock",
+  const std::vector<std::string> args{"matrix", "--budget", runs(24), "--recipes", "rw-lock,flawed/forgetful-lock",
                                       "--out", d.path()};
   Ran one = zksim(args);
   std::vector<std::string> two = args;

@@ -40,10 +40,10 @@ TEST(CliPlugin, ExploreCatchesAPluginsFlawAndItsFileReplaysWithoutTheOption) {
 }
 
 TEST(CliPlugin, APluginsCorrectRecipeHoldsUnderFaultsWithWorkers) {
-  Ran r = zksim({"explore", "--plugin", kPlugin, "--recipe", "plugin/lock", "--faults", "pause,any-time", "--runs", "100",
-                 "--jobs", "2"});
+  Ran r = zksim({"explore", "--plugin", kPlugin, "--recipe", "plugin/lock", "--faults", "pause,any-time", "--runs",
+                 runs(100), "--jobs", "2"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  Ran m = zksim({"matrix", "--plugin", kPlugin, "--recipes", "plugin/lock,plugin/polling-lock", "--budget", "40",
+  Ran m = zksim({"matrix", "--plugin", kPlugin, "--recipes", "plugin/lock,plugin/polling-lock", "--budget", runs(40),
                  "--faults", "none,pause"});
   EXPECT_EQ(m.status, 0) << m.out << m.err;
 }
