@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -39,6 +40,26 @@ int connect_loopback(int port) {
     return -1;
   }
   return fd;
+}
+
+std::string ask_loopback(int port, std::string_view request, int timeout_ms) {
+  int fd = connect_loopback(port);
+  if (fd < 0) return {};
+  std::string reply;
+  if (::write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {
+    const auto end = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    char buf[1024];
+    while (Clock::now() < end) {
+      pollfd p{fd, POLLIN, 0};
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n <= 0) break;
+      reply.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
+  return reply;
 }
 
 std::vector<int> free_ports(int n) {

@@ -15,6 +15,10 @@ namespace zksim::test {
 sockaddr_in loopback(int port);
 // A connected socket to 127.0.0.1:`port`, or -1.
 int connect_loopback(int port);
+// Sends `request` to 127.0.0.1:`port` and returns what comes back within
+// `timeout_ms`, until the peer closes (empty if nothing, or no connection):
+// a four-letter word, an HTTP/1.0 GET.
+std::string ask_loopback(int port, std::string_view request, int timeout_ms);
 // `n` distinct ports free on 127.0.0.1 (all bound at once, then released).
 std::vector<int> free_ports(int n);
 // A new directory /tmp/zksim-<name>-XXXXXX, or empty.

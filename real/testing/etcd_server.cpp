@@ -3,7 +3,6 @@
 
 #include "child_process.h"
 
-#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,24 +19,7 @@ using Clock = std::chrono::steady_clock;
 // The reply to `GET <path>` on 127.0.0.1:`port`, read within `timeout_ms`
 // (empty if none).
 std::string http_get(int port, const std::string& path, int timeout_ms) {
-  int fd = connect_loopback(port);
-  if (fd < 0) return {};
-  const std::string request = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-  std::string reply;
-  if (::write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {
-    const auto end = Clock::now() + std::chrono::milliseconds(timeout_ms);
-    char buf[1024];
-    while (Clock::now() < end) {
-      pollfd p{fd, POLLIN, 0};
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
-      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
-      ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n <= 0) break;
-      reply.append(buf, static_cast<std::size_t>(n));
-    }
-  }
-  ::close(fd);
-  return reply;
+  return ask_loopback(port, "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n", timeout_ms);
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
 #include "zk_process.h"
 
-#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,23 +15,7 @@ using Clock = std::chrono::steady_clock;
 }  // namespace
 
 std::string four_letter(int port, const char* word, int timeout_ms) {
-  int fd = connect_loopback(port);
-  if (fd < 0) return {};
-  std::string reply;
-  if (::write(fd, word, 4) == 4) {
-    auto end = Clock::now() + std::chrono::milliseconds(timeout_ms);
-    char buf[1024];
-    while (Clock::now() < end) {
-      pollfd p{fd, POLLIN, 0};
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
-      if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
-      ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n <= 0) break;
-      reply.append(buf, static_cast<std::size_t>(n));
-    }
-  }
-  ::close(fd);
-  return reply;
+  return ask_loopback(port, std::string_view(word, 4), timeout_ms);
 }
 
 pid_t spawn_java(const std::string& dir, const std::string& main_class, const std::string& log_level) {
