@@ -244,11 +244,13 @@ TEST(EnsembleFaults, AWriteHeldByACutFollowerReachesTheLeaderOnceTheCutHealsUnno
   ASSERT_TRUE(w.partition_server(1, 500));  // under partition_detect_ms
   Error made = Error::SystemError, synced = Error::SystemError;
   bool done = false;
-  w.spawn(c, [&](Client& c) -> Task<> {
+  // What the coroutine sets comes in as its parameters: a capture would
+  // live in the lambda, gone once spawn returns.
+  w.spawn(c, [](Client& c, Error& made, Error& synced, bool& done) -> Task<> {
     made = (co_await c.create("/w", "", CreateMode::Persistent)).error();
     synced = (co_await c.sync("/")).error();
     done = true;
-  }(c));
+  }(c, made, synced, done));
   w.run_until(500);
   EXPECT_FALSE(done);
   EXPECT_FALSE(w.server().node("/w"));  // it went nowhere
