@@ -14,9 +14,9 @@ namespace zksim::scenarios {
 namespace {
 
 // Seeded runs per fault class (and without faults). Under AddressSanitizer
-// everything is ~70 times slower: a tenth of them.
+// everything is ~70 times slower: a twentieth of them.
 #if defined(__SANITIZE_ADDRESS__)
-constexpr std::uint64_t kRuns = 50;
+constexpr std::uint64_t kRuns = 25;
 #else
 constexpr std::uint64_t kRuns = 500;
 #endif
