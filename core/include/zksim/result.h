@@ -1,5 +1,6 @@
 // Result<T>: a value, or the ZooKeeper error that took its place.
-// Protocol outcomes are values, never exceptions.
+// Protocol outcomes are values, never exceptions. Another protocol's models
+// (etcd/) use Result<T, TheirError>, whose enum has an Ok as well.
 #pragma once
 
 #include "zksim/error.h"
@@ -10,17 +11,17 @@
 
 namespace zksim {
 
-template <class T>
+template <class T, class E = Error>
 class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit on purpose
-  // REQUIRES: error != Error::Ok.
-  Result(Error error) : error_(error) { assert(error != Error::Ok); }  // NOLINT
+  // REQUIRES: error != E::Ok.
+  Result(E error) : error_(error) { assert(error != E::Ok); }  // NOLINT
 
-  bool ok() const noexcept { return error_ == Error::Ok; }
+  bool ok() const noexcept { return error_ == E::Ok; }
   explicit operator bool() const noexcept { return ok(); }
-  // Error::Ok when the result holds a value.
-  Error error() const noexcept { return error_; }
+  // E::Ok when the result holds a value.
+  E error() const noexcept { return error_; }
 
   // REQUIRES: ok().
   T& value() & { assert(ok()); return *value_; }
@@ -32,21 +33,21 @@ class [[nodiscard]] Result {
   const T* operator->() const { return &value(); }
 
  private:
-  Error error_ = Error::Ok;
+  E error_ = E::Ok;
   std::optional<T> value_;
 };
 
-template <>
-class [[nodiscard]] Result<void> {
+template <class E>
+class [[nodiscard]] Result<void, E> {
  public:
   Result() = default;
-  Result(Error error) : error_(error) {}  // NOLINT: Error::Ok means success here
-  bool ok() const noexcept { return error_ == Error::Ok; }
+  Result(E error) : error_(error) {}  // NOLINT: E::Ok means success here
+  bool ok() const noexcept { return error_ == E::Ok; }
   explicit operator bool() const noexcept { return ok(); }
-  Error error() const noexcept { return error_; }
+  E error() const noexcept { return error_; }
 
  private:
-  Error error_ = Error::Ok;
+  E error_ = E::Ok;
 };
 
 }  // namespace zksim

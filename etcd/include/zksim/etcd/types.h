@@ -5,6 +5,8 @@
 // are rpc.proto's.
 #pragma once
 
+#include "zksim/result.h"
+
 #include <fmt/format.h>
 
 #include <cassert>
@@ -46,28 +48,10 @@ int grpc_code(Error e) noexcept;
 // The status message ("etcdserver: requested lease not found"; empty for Ok).
 std::string_view error_message(Error e) noexcept;
 
-// A response, or the error that took its place. Outcomes are values, never
-// exceptions.
+// A response, or the error that took its place (core's Result over etcd's
+// errors).
 template <class T>
-class [[nodiscard]] Result {
- public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit on purpose
-  // REQUIRES: error != Error::Ok.
-  Result(Error error) : error_(error) { assert(error != Error::Ok); }  // NOLINT
-
-  bool ok() const noexcept { return error_ == Error::Ok; }
-  explicit operator bool() const noexcept { return ok(); }
-  Error error() const noexcept { return error_; }
-  // REQUIRES: ok().
-  const T& value() const& { assert(ok()); return *value_; }
-  T&& value() && { assert(ok()); return std::move(*value_); }
-  const T& operator*() const& { return value(); }
-  const T* operator->() const { return &value(); }
-
- private:
-  Error error_ = Error::Ok;
-  std::optional<T> value_;
-};
+using Result = zksim::Result<T, Error>;
 
 using LeaseId = std::int64_t;  // 0 = no lease
 inline constexpr LeaseId kNoLease = 0;
