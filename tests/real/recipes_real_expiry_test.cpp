@@ -10,6 +10,8 @@
 #include "zksim/recipes/rw_lock.h"
 #include "zksim/recipes/semaphore.h"
 
+#include <fmt/format.h>
+
 #include <optional>
 
 namespace zksim::test {
@@ -134,8 +136,8 @@ TEST_F(RealRecipeExpiry, WriteHolderExpiredIsToldAndTheNextIsGranted) {
   holder_expires<WriteHolder>("/real-expiry/rw");
 }
 TEST_F(RealRecipeExpiry, SingleLeaseHolderExpiredIsToldAndTheNextIsGranted) {
-  holder_expires<LeaseHolder>("/real-expiry/sem", {std::string("/real-expiry/sem/") + Semaphore::kLocks,
-                                                   std::string("/real-expiry/sem/") + Semaphore::kLeases});
+  holder_expires<LeaseHolder>("/real-expiry/sem", {fmt::format("/real-expiry/sem/{}", Semaphore::kLocks),
+                                                   fmt::format("/real-expiry/sem/{}", Semaphore::kLeases)});
 }
 TEST_F(RealRecipeExpiry, LeaderExpiredIsToldAndTheNextLeads) {
   holder_expires<LeaderHolder>("/real-expiry/election");

@@ -3,6 +3,7 @@
 // was given; a run that does not end within its budget is a `runaway`,
 // stopped and reported, never a crash, a hang or memory without end.
 #include "properties.h"
+#include "smoke.h"
 
 #include <algorithm>
 
@@ -120,11 +121,7 @@ TEST(Budget, ARunawayStoppedOnAnExpiredHandleIsReportedToo) {
 // a correct recipe's run is either refused up front with a reason, or ends
 // with every property holding.
 TEST(Budget, EveryAcceptedWorkloadOfACorrectRecipeHoldsOrIsRefused) {
-#ifdef __SANITIZE_ADDRESS__
-  constexpr int kCases = 10;
-#else
-  constexpr int kCases = 400;
-#endif
+  constexpr int kCases = test::full_or_smoke(400, 10);
   // A power of two up to `hi`, then a value below it: small values often,
   // every value in [lo, hi] possible.
   const auto log_uniform = [](std::int64_t lo, std::int64_t hi) {

@@ -2,6 +2,7 @@
 // under every fault class; every flawed recipe a flavour exposes is caught
 // with it; and a run replays byte for byte with every flavour.
 #include "zksim/scenarios/workload.h"
+#include "smoke.h"
 
 #include <gtest/gtest.h>
 
@@ -13,13 +14,8 @@
 namespace zksim::scenarios {
 namespace {
 
-// Seeded runs per fault class (and without faults). Under AddressSanitizer
-// everything is ~70 times slower: a twentieth of them.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr std::uint64_t kRuns = 25;
-#else
-constexpr std::uint64_t kRuns = 500;
-#endif
+// Seeded runs per fault class (and without faults).
+constexpr std::uint64_t kRuns = test::full_or_smoke<std::uint64_t>(500, 25);
 
 // The nemesis of one class at 30/1000, with holds long enough for it to
 // matter: a pause outlasts the session; time-triggered faults come once a

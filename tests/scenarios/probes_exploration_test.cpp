@@ -7,6 +7,7 @@
 // The recipes come from the table, so a recipe added to a probe's row is
 // explored here without touching this file.
 #include "zksim/scenarios/probes.h"
+#include "smoke.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -18,14 +19,10 @@ namespace zksim::scenarios {
 namespace {
 
 constexpr int kRuns = 200;
-// Under AddressSanitizer everything is ~70 times slower: a fault class
-// stops as soon as it reached all it should (the seeds are the same, so
-// the verdict is too; only the printed tallies are smaller).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kStopWhenCovered = true;
-#else
-constexpr bool kStopWhenCovered = false;
-#endif
+// Under the sanitizers a fault class stops as soon as it reached all it
+// should (the seeds are the same, so the verdict is too; only the printed
+// tallies are smaller).
+constexpr bool kStopWhenCovered = test::kSanitized;
 
 std::vector<std::string> recipes_in_table() {
   std::set<std::string> seen;

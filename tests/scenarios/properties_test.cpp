@@ -4,11 +4,12 @@
 // list and is written as a scenario file in the build tree
 // (failures/<recipe>.scn).
 #include "properties.h"
+#include "smoke.h"
 
 namespace zksim::scenarios {
 namespace {
 
-constexpr int kRuns = 2000;
+constexpr int kRuns = test::full_or_smoke(2000, 300);
 
 TEST(Properties, LockHoldsEveryProperty) {
   EXPECT_TRUE(rc_check("lock", kRuns, [] { holds_every_property("lock"); }));

@@ -2,6 +2,7 @@
 // of seeds. Seeded runs keep the nemesis striking to the end of a run,
 // which rapidcheck's finite decision lists (properties_test) do not.
 #include "zksim/scenarios/workload.h"
+#include "smoke.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -9,11 +10,7 @@
 namespace zksim::scenarios {
 namespace {
 
-#ifdef __SANITIZE_ADDRESS__
-constexpr std::uint64_t kSeeds = 8;  // ~70x slower: a smoke run
-#else
-constexpr std::uint64_t kSeeds = 500;
-#endif
+constexpr std::uint64_t kSeeds = test::full_or_smoke<std::uint64_t>(500, 8);
 
 class Sweep : public testing::TestWithParam<std::string> {};
 

@@ -4,6 +4,7 @@
 // session — and every correct recipe still holds every property, under
 // every fault class and with every client flavour.
 #include "zksim/scenarios/scenario.h"
+#include "smoke.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -13,11 +14,7 @@
 namespace zksim::scenarios {
 namespace {
 
-#ifdef __SANITIZE_ADDRESS__
-constexpr std::uint64_t kSeeds = 4;  // ~70x slower: a smoke run
-#else
-constexpr std::uint64_t kSeeds = 150;
-#endif
+constexpr std::uint64_t kSeeds = test::full_or_smoke<std::uint64_t>(150, 4);
 
 const char* const kCorrect[] = {"lock",  "rw-lock",       "semaphore", "election",
                                 "queue", "locking-queue", "barrier",   "double-barrier"};

@@ -2,6 +2,8 @@
 // in a temporary directory of the test's own.
 #pragma once
 
+#include "smoke.h"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -39,17 +41,11 @@ int lines(const std::string& s);
 // `text` as JSON; a test failure (and null) when it does not parse.
 nlohmann::json parse_json(const std::string& text);
 
-// A campaign's size in a test: `n` runs, a fifth of them (at least 1) when
-// the program runs under AddressSanitizer, where a simulated run is about
-// 70 times slower. What such a test checks (an exit status, a verdict that
-// one run can show, the same output from one and two workers) needs no
-// more; the Release build runs the full size.
-inline std::string runs(int n) {
-#if defined(__SANITIZE_ADDRESS__)
-  n = n / 5 > 0 ? n / 5 : 1;
-#endif
-  return std::to_string(n);
-}
+// A campaign's size in a test: `n` runs, a fifth of them (at least 1)
+// under the sanitizers (smoke.h). What such a test checks (an exit status,
+// a verdict that one run can show, the same output from one and two
+// workers) needs no more.
+inline std::string runs(int n) { return std::to_string(test::full_or_smoke(n, n / 5 > 0 ? n / 5 : 1)); }
 
 // The library of scenario files in the source tree.
 inline std::string library_dir() { return ZKSIM_LIBRARY_DIR; }

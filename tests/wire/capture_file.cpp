@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -41,7 +42,7 @@ std::string hex(ByteView b) {
 Capture load_capture(const std::string& file) {
   Capture c;
   c.name = file;
-  std::ifstream in(std::string(ZKSIM_WIRE_DATA_DIR) + "/" + file);
+  std::ifstream in(std::filesystem::path(ZKSIM_WIRE_DATA_DIR) / file);
   EXPECT_TRUE(in.good()) << "cannot open " << file;
   std::string line;
   std::string probe;
