@@ -1,0 +1,43 @@
+// The lease-lock properties (harness.h) as checks of a history, so that
+// each is tested on histories that must pass and histories that must fail.
+#pragma once
+
+#include "zksim/types.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zksim::lease {
+
+inline constexpr TimeMs kNever = INT64_MAX;
+
+// One hold, in true time.
+struct LeaseHold {
+  int process = 0;
+  int number = 0;              // the process's n-th round
+  TimeMs start = 0;            // acquire returned
+  TimeMs end = kNever;         // release called (kNever: never)
+  TimeMs grounded = -1;        // server time of the last message the process had from a server
+  TimeMs lease_end = kNever;   // the end of the lease it held when it acquired
+  // The process was paused while that lease ran out, before the hold began
+  // (a pause no process can see).
+  bool paused_as_lease_ended = false;
+};
+
+struct LeaseViolation {
+  std::string property;
+  std::string message;
+};
+
+// `writes`: the holds (indexes into `holds`) of the writes the resource
+// accepted, in order. A hold's writes must not come after another hold's.
+std::optional<LeaseViolation> check_resource_exclusion(const std::vector<LeaseHold>& holds,
+                                                       const std::vector<int>& writes);
+// No two processes' holds overlap, except where one's lease had ended
+// before the overlap began (lease_end <= overlap start) and either the
+// server last spoke to it while the lease lasted (grounded <= lease_end) or
+// it was paused as the lease ended: the classic lease failure.
+std::optional<LeaseViolation> check_belief_exclusion(const std::vector<LeaseHold>& holds);
+
+}  // namespace zksim::lease

@@ -1,0 +1,69 @@
+// Runs a lease lock under a workload and a nemesis in the lease world and
+// judges the run. Every client process loops: acquire, write twice to a
+// shared resource (a storage service that, for a fenced recipe, refuses a
+// token lower than one it has seen), release.
+//
+// Properties:
+// - resource-exclusion: the resource's accepted writes of two holds never
+//   interleave. Only fencing keeps it when a holder outlives its lease.
+// - belief-exclusion: no two processes believe they hold the lock at once,
+//   except where one's lease had ended before the overlap although the
+//   server last spoke to it while the lease lasted: the classic lease
+//   failure, which no lease lock can avoid and fencing makes harmless.
+// - liveness: every process finishes its rounds within the time limit.
+#pragma once
+
+#include "zksim/decision.h"
+#include "zksim/lease/checkers.h"
+#include "zksim/types.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zksim::lease {
+
+struct LeaseRecipe {
+  std::string name;
+  bool etcd = false;      // else Redis
+  bool fenced = false;    // the resource checks its tokens
+  std::string breaks;     // a flawed recipe: the property it breaks; else ""
+};
+const std::vector<LeaseRecipe>& lease_recipes();
+// nullptr when there is no such recipe.
+const LeaseRecipe* find_lease_recipe(const std::string& name);
+
+// The nemesis's fault classes; each strikes a process at a strike point
+// (before an acquire, once it holds, before a release) with the workload's
+// rate:
+// - pause: the process stops for longer than the lease;
+// - keepalive-loss: its next keepalives are lost, for longer than the lease;
+// - lost-reply: the reply to its next call is lost (the call ran).
+enum class LeaseFault : std::uint8_t { Pause, KeepAliveLoss, LostReply };
+inline constexpr LeaseFault kLeaseFaults[] = {LeaseFault::Pause, LeaseFault::KeepAliveLoss, LeaseFault::LostReply};
+const char* lease_fault_name(LeaseFault f);
+
+struct LeaseWorkload {
+  std::string recipe = "redis-set-nx";
+  int clients = 3;
+  int rounds = 3;
+  TimeMs hold_ms = 0;  // 0: three quarters of the recipe's lease, so that faults can outlast it
+  TimeMs think_ms = 5;
+  std::vector<LeaseFault> faults;
+  int fault_per_mille = 0;
+  TimeMs limit_ms = 120'000;
+};
+
+struct LeaseRun {
+  std::vector<LeaseViolation> violations;
+  bool finished = false;
+  int holds = 0;          // acquires that succeeded
+  int faults = 0;         // strikes
+  std::uint64_t trace_hash = 0;
+  std::string trace;      // rendered, one line per event
+};
+
+// REQUIRES: find_lease_recipe(w.recipe).
+LeaseRun run_lease(const LeaseWorkload& w, DecisionSource& decisions);
+
+}  // namespace zksim::lease

@@ -1,0 +1,184 @@
+// The lease-lock harness (harness.h): the workload's loops, the nemesis,
+// the resource, and the three checkers.
+#include "zksim/lease/harness.h"
+
+#include "zksim/lease/checkers.h"
+#include "zksim/lease/locks.h"
+#include "zksim/lease/world.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+namespace zksim::lease {
+
+const std::vector<LeaseRecipe>& lease_recipes() {
+  static const std::vector<LeaseRecipe> all = {
+      {.name = "redis-set-nx"},
+      {.name = "redis-set-nx-fenced", .fenced = true},
+      {.name = "etcd-mutex", .etcd = true},
+      {.name = "etcd-mutex-fenced", .etcd = true, .fenced = true},
+      {.name = "flawed/redis-del-unlock", .breaks = "belief-exclusion"},
+      {.name = "flawed/etcd-mutex-no-owner-check", .etcd = true, .breaks = "belief-exclusion"},
+  };
+  return all;
+}
+
+const LeaseRecipe* find_lease_recipe(const std::string& name) {
+  for (const LeaseRecipe& r : lease_recipes()) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+const char* lease_fault_name(LeaseFault f) {
+  switch (f) {
+    case LeaseFault::Pause: return "pause";
+    case LeaseFault::KeepAliveLoss: return "keepalive-loss";
+    case LeaseFault::LostReply: return "lost-reply";
+  }
+  return "?";
+}
+
+namespace {
+
+// The lease every recipe runs with: short enough that faults outlast it.
+constexpr TimeMs kRedisTtlMs = 300;
+constexpr std::int64_t kEtcdTtlS = 2;
+
+class Harness {
+ public:
+  Harness(const LeaseWorkload& w, const LeaseRecipe& r, DecisionSource& d)
+      : w_(w), recipe_(r), d_(d),
+        world_({.redis_nodes = r.etcd ? 0 : 1, .etcd = r.etcd}, d) {}
+
+  LeaseRun run() {
+    for (int i = 0; i < w_.clients; ++i) {
+      const int p = world_.add_process();
+      world_.spawn(p, client(p));
+    }
+    LeaseRun out;
+    out.finished = world_.run(w_.limit_ms);
+    // Holds still open at the end are open for good.
+    for (LeaseHold& h : holds_) {
+      h.lease_end = lease_end(h);
+      for (const auto& [from, to] : world_.pauses(h.process)) {
+        h.paused_as_lease_ended |= from <= h.lease_end && h.lease_end < to && from < h.start;
+      }
+    }
+    if (auto v = check_resource_exclusion(holds_, writes_)) out.violations.push_back(*v);
+    if (auto v = check_belief_exclusion(holds_)) out.violations.push_back(*v);
+    if (!out.finished) {
+      out.violations.push_back({"liveness", fmt::format("the clients had not finished their {} rounds by {} ms",
+                                                        w_.rounds, w_.limit_ms)});
+    }
+    out.holds = static_cast<int>(holds_.size());
+    out.faults = faults_;
+    out.trace_hash = world_.trace().hash();
+    out.trace = world_.trace().render();
+    return out;
+  }
+
+ private:
+  std::unique_ptr<LeaseLock> make_lock(int p) {
+    if (recipe_.etcd) {
+      return make_etcd_mutex(world_.process(p), world_.etcd(p),
+                             {.ttl_s = kEtcdTtlS, .skip_owner_check = recipe_.name.ends_with("no-owner-check")});
+    }
+    return make_set_nx_lock(world_.process(p), world_.redis(p, 0),
+                            {.ttl_ms = kRedisTtlMs, .fenced = recipe_.fenced,
+                             .plain_del_unlock = recipe_.name.ends_with("del-unlock")});
+  }
+
+  TimeMs lease_ms() const { return recipe_.etcd ? kEtcdTtlS * 1000 : kRedisTtlMs; }
+
+  // The nemesis at a strike point of process p.
+  void strike(int p) {
+    if (w_.faults.empty() || w_.fault_per_mille <= 0) return;
+    if (static_cast<int>(d_.pick(1000)) >= w_.fault_per_mille) return;
+    const LeaseFault f = w_.faults[d_.pick(static_cast<std::uint32_t>(w_.faults.size()))];
+    ++faults_;
+    switch (f) {
+      case LeaseFault::Pause:
+        world_.pause(p, lease_ms() + 1 + d_.pick(static_cast<std::uint32_t>(lease_ms())));
+        break;
+      case LeaseFault::KeepAliveLoss:
+        world_.lose_keep_alives(p, 4 + static_cast<int>(d_.pick(3)));
+        break;
+      case LeaseFault::LostReply:
+        world_.lose_replies(p, 1);
+        break;
+    }
+  }
+
+  Task<> client(int p) {
+    std::unique_ptr<LeaseLock> lock = make_lock(p);
+    Process& self = world_.process(p);
+    for (int round = 0; round < w_.rounds; ++round) {
+      strike(p);
+      co_await self.sleep(0);  // a pause takes hold here
+      std::optional<std::int64_t> token = co_await lock->acquire();
+      if (!token) {
+        self.note("acquire gave up");
+        co_await self.sleep(w_.think_ms + 1);
+        continue;
+      }
+      const int h = static_cast<int>(holds_.size());
+      holds_.push_back({.process = p, .number = round, .start = world_.now(), .grounded = world_.last_heard(p)});
+      self.note(fmt::format("holds (token {})", *token));
+      strike(p);
+      co_await self.sleep(1);  // (and here)
+      write(h, *token);
+      co_await self.sleep(w_.hold_ms > 0 ? w_.hold_ms : lease_ms() * 3 / 4);
+      write(h, *token);
+      strike(p);
+      co_await self.sleep(0);
+      holds_[h].end = world_.now();
+      self.note("releases");
+      co_await lock->release();
+      co_await self.sleep(w_.think_ms);
+    }
+  }
+
+  // The resource: a write lands when it is made (the pause is before it).
+  void write(int h, std::int64_t token) {
+    if (recipe_.fenced) {
+      if (token < max_token_) {
+        world_.process(holds_[h].process).note(fmt::format("resource refuses token {}", token));
+        return;
+      }
+      max_token_ = token;
+    }
+    writes_.push_back(h);
+  }
+
+  // The end of the lease hold h acquired under: its process's latest lease
+  // begun at or before the hold began.
+  TimeMs lease_end(const LeaseHold& h) const {
+    TimeMs end = kNever;
+    for (const LeaseSpan& s : world_.leases(h.process)) {
+      if (s.start <= h.start) end = s.end;
+    }
+    return end;
+  }
+
+  const LeaseWorkload& w_;
+  const LeaseRecipe& recipe_;
+  DecisionSource& d_;
+  World world_;
+  std::vector<LeaseHold> holds_;
+  std::vector<int> writes_;
+  std::int64_t max_token_ = 0;
+  int faults_ = 0;
+};
+
+}  // namespace
+
+LeaseRun run_lease(const LeaseWorkload& w, DecisionSource& decisions) {
+  const LeaseRecipe* r = find_lease_recipe(w.recipe);
+  return Harness(w, *r, decisions).run();
+}
+
+}  // namespace zksim::lease
