@@ -43,4 +43,15 @@ std::optional<LeaseViolation> check_belief_exclusion(const std::vector<LeaseHold
   return std::nullopt;
 }
 
+std::optional<LeaseViolation> check_lease_kept(const std::vector<LeaseHold>& holds) {
+  for (const LeaseHold& h : holds) {
+    if (h.lost_at_release && !h.cut_off) {
+      return LeaseViolation{"lease-kept", fmt::format("p{} (hold {}) had lost the lock by its release at {} ms though "
+                                                      "nothing had cut it off",
+                                                      h.process, h.number, h.end)};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace zksim::lease

@@ -100,9 +100,10 @@ class EtcdMutex final : public LeaseLock {
     co_return my_rev;
   }
 
-  Task<> release() override {
+  Task<bool> release() override {
     const etcd::DeleteRangeRequest del{.key = key_};
-    co_await etcd_.delete_range(del);
+    auto r = co_await etcd_.delete_range(del);
+    co_return !r || !*r || (*r)->deleted == 1;
   }
 
  private:

@@ -1,15 +1,15 @@
 // The lease-lock harness (harness.h): the workload's loops, the nemesis,
-// the resource, and the three checkers.
+// the resource, and the checkers.
 #include "zksim/lease/harness.h"
 
 #include "zksim/lease/checkers.h"
 #include "zksim/lease/locks.h"
 #include "zksim/lease/world.h"
+#include "zksim/redis/lock_scripts.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <memory>
 
 namespace zksim::lease {
@@ -18,10 +18,13 @@ const std::vector<LeaseRecipe>& lease_recipes() {
   static const std::vector<LeaseRecipe> all = {
       {.name = "redis-set-nx"},
       {.name = "redis-set-nx-fenced", .fenced = true},
-      {.name = "etcd-mutex", .etcd = true},
-      {.name = "etcd-mutex-fenced", .etcd = true, .fenced = true},
+      {.name = "redisson-rlock", .renews = true},
+      {.name = "redisson-rlock-fenced", .fenced = true, .renews = true},
+      {.name = "etcd-mutex", .etcd = true, .renews = true},
+      {.name = "etcd-mutex-fenced", .etcd = true, .fenced = true, .renews = true},
       {.name = "flawed/redis-del-unlock", .breaks = "belief-exclusion"},
-      {.name = "flawed/etcd-mutex-no-owner-check", .etcd = true, .breaks = "belief-exclusion"},
+      {.name = "flawed/redisson-watchdog-stops", .renews = true, .breaks = "lease-kept"},
+      {.name = "flawed/etcd-mutex-no-owner-check", .etcd = true, .renews = true, .breaks = "belief-exclusion"},
   };
   return all;
 }
@@ -38,6 +41,7 @@ const char* lease_fault_name(LeaseFault f) {
     case LeaseFault::Pause: return "pause";
     case LeaseFault::KeepAliveLoss: return "keepalive-loss";
     case LeaseFault::LostReply: return "lost-reply";
+    case LeaseFault::LostMessage: return "lost-message";
   }
   return "?";
 }
@@ -52,7 +56,9 @@ class Harness {
  public:
   Harness(const LeaseWorkload& w, const LeaseRecipe& r, DecisionSource& d)
       : w_(w), recipe_(r), d_(d),
-        world_({.redis_nodes = r.etcd ? 0 : 1, .etcd = r.etcd}, d) {}
+        world_({.redis_nodes = r.etcd ? 0 : 1, .etcd = r.etcd, .call_timeout_ms = lease_ms(r) / 10}, d) {
+    if (!r.etcd) world_.set_redis_lease_observer(redis_lease());
+  }
 
   LeaseRun run() {
     for (int i = 0; i < w_.clients; ++i) {
@@ -61,7 +67,6 @@ class Harness {
     }
     LeaseRun out;
     out.finished = world_.run(w_.limit_ms);
-    // Holds still open at the end are open for good.
     for (LeaseHold& h : holds_) {
       h.lease_end = lease_end(h);
       for (const auto& [from, to] : world_.pauses(h.process)) {
@@ -70,6 +75,7 @@ class Harness {
     }
     if (auto v = check_resource_exclusion(holds_, writes_)) out.violations.push_back(*v);
     if (auto v = check_belief_exclusion(holds_)) out.violations.push_back(*v);
+    if (auto v = check_lease_kept(holds_)) out.violations.push_back(*v);
     if (!out.finished) {
       out.violations.push_back({"liveness", fmt::format("the clients had not finished their {} rounds by {} ms",
                                                         w_.rounds, w_.limit_ms)});
@@ -82,17 +88,42 @@ class Harness {
   }
 
  private:
-  std::unique_ptr<LeaseLock> make_lock(int p) {
-    if (recipe_.etcd) {
-      return make_etcd_mutex(world_.process(p), world_.etcd(p),
-                             {.ttl_s = kEtcdTtlS, .skip_owner_check = recipe_.name.ends_with("no-owner-check")});
-    }
-    return make_set_nx_lock(world_.process(p), world_.redis(p, 0),
-                            {.ttl_ms = kRedisTtlMs, .fenced = recipe_.fenced,
-                             .plain_del_unlock = recipe_.name.ends_with("del-unlock")});
+  // A client's call timeout is a tenth of it, as Redisson's 3 s timeout is
+  // of its 30 s watchdog lease.
+  static TimeMs lease_ms(const LeaseRecipe& r) { return r.etcd ? kEtcdTtlS * 1000 : kRedisTtlMs; }
+  TimeMs lease_ms() const { return lease_ms(recipe_); }
+
+  // A lock that renews is held for two leases, one that does not for three
+  // quarters of one: long enough for faults to outlast the lease, short
+  // enough that a fault-free hold never does.
+  TimeMs hold_ms() const {
+    if (w_.hold_ms > 0) return w_.hold_ms;
+    return recipe_.renews ? 2 * lease_ms() : lease_ms() * 3 / 4;
   }
 
-  TimeMs lease_ms() const { return recipe_.etcd ? kEtcdTtlS * 1000 : kRedisTtlMs; }
+  // Which Redis commands of this recipe give or extend a holder's lease.
+  World::RedisLeaseObserver redis_lease() const {
+    const TimeMs ttl = kRedisTtlMs;
+    return [ttl](int, TimeMs now, const redis::Command& c, const redis::Reply& r) -> std::optional<TimeMs> {
+      if (c[0] == "SET" && r == redis::Reply::ok()) return now + ttl;
+      if (c[0] == "FCALL" && c[1] == redis::scripts::kRLockTryLock && r.is_nil()) return now + ttl;
+      if (c[0] == "FCALL" && c[1] == redis::scripts::kRLockRenew && r == redis::Reply::of(1)) return now + ttl;
+      return std::nullopt;
+    };
+  }
+
+  std::unique_ptr<LeaseLock> make_lock(int p) {
+    const bool flawed = !recipe_.breaks.empty();
+    if (recipe_.etcd) {
+      return make_etcd_mutex(world_.process(p), world_.etcd(p), {.ttl_s = kEtcdTtlS, .skip_owner_check = flawed});
+    }
+    if (recipe_.renews) {
+      return make_rlock(world_.process(p), world_.redis(p, 0), world_.subscriber(p, 0),
+                        {.lease_ms = kRedisTtlMs, .fenced = recipe_.fenced, .watchdog_stops_on_error = flawed});
+    }
+    return make_set_nx_lock(world_.process(p), world_.redis(p, 0),
+                            {.ttl_ms = kRedisTtlMs, .fenced = recipe_.fenced, .plain_del_unlock = flawed});
+  }
 
   // The nemesis at a strike point of process p.
   void strike(int p) {
@@ -104,13 +135,34 @@ class Harness {
       case LeaseFault::Pause:
         world_.pause(p, lease_ms() + 1 + d_.pick(static_cast<std::uint32_t>(lease_ms())));
         break;
-      case LeaseFault::KeepAliveLoss:
-        world_.lose_keep_alives(p, 4 + static_cast<int>(d_.pick(3)));
+      case LeaseFault::KeepAliveLoss: {
+        // More than a lease's worth of renewals (each a third of a lease).
+        const int n = 4 + static_cast<int>(d_.pick(3));
+        if (recipe_.etcd) {
+          world_.lose_keep_alives(p, n);
+        } else {
+          world_.lose_replies(p, n);
+        }
         break;
+      }
       case LeaseFault::LostReply:
         world_.lose_replies(p, 1);
         break;
+      case LeaseFault::LostMessage:
+        world_.lose_messages(p, 1);
+        break;
     }
+  }
+
+  // Whether process p was cut off from renewing in [from, to]: paused, or
+  // two or more of its replies or keepalives lost (a renewing lock rides out
+  // one).
+  bool cut_off_between(int p, TimeMs from, TimeMs to) const {
+    const bool paused = std::ranges::any_of(world_.pauses(p), [&](const auto& s) {
+      return s.first <= to && s.second > from;
+    });
+    const auto lost = std::ranges::count_if(world_.losses(p), [&](TimeMs t) { return from <= t && t <= to; });
+    return paused || lost >= 2;
   }
 
   Task<> client(int p) {
@@ -119,6 +171,7 @@ class Harness {
     for (int round = 0; round < w_.rounds; ++round) {
       strike(p);
       co_await self.sleep(0);  // a pause takes hold here
+      const TimeMs asked = world_.now();
       std::optional<std::int64_t> token = co_await lock->acquire();
       if (!token) {
         self.note("acquire gave up");
@@ -131,18 +184,20 @@ class Harness {
       strike(p);
       co_await self.sleep(1);  // (and here)
       write(h, *token);
-      co_await self.sleep(w_.hold_ms > 0 ? w_.hold_ms : lease_ms() * 3 / 4);
+      co_await self.sleep(hold_ms());
       write(h, *token);
       strike(p);
       co_await self.sleep(0);
       holds_[h].end = world_.now();
       self.note("releases");
-      co_await lock->release();
+      const bool kept = co_await lock->release();
+      holds_[h].lost_at_release = !kept;
+      holds_[h].cut_off = cut_off_between(p, asked, world_.now());
       co_await self.sleep(w_.think_ms);
     }
   }
 
-  // The resource: a write lands when it is made (the pause is before it).
+  // The resource: a write lands when it is made (a pause comes before it).
   void write(int h, std::int64_t token) {
     if (recipe_.fenced) {
       if (token < max_token_) {

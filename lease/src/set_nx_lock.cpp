@@ -18,14 +18,9 @@ class SetNxLock final : public LeaseLock {
       // list of strings in a co_await's operand.)
       redis::Command set{"SET", o_.key, token_, "NX", "PX", std::to_string(o_.ttl_ms)};
       std::optional<redis::Reply> r = co_await redis_.call(std::move(set));
-      if (!r) {
-        // The SET may have run: the key says whether it did.
-        redis::Command get{"GET", o_.key};
-        r = co_await redis_.call(std::move(get));
-        if (r && r->type == redis::Reply::Type::Bulk && r->text == token_) break;
-      } else if (*r == redis::Reply::ok()) {
-        break;
-      }
+      // No answer: the SET may have run, but then its lease began when it
+      // ran, not now, so the key is not trusted; it expires and is retaken.
+      if (r && *r == redis::Reply::ok()) break;
       co_await process_.sleep(o_.retry_ms);
     }
     if (!o_.fenced) co_return 0;
@@ -37,15 +32,21 @@ class SetNxLock final : public LeaseLock {
     }
   }
 
-  Task<> release() override {
+  Task<bool> release() override {
+    bool unknown = false;
     for (int attempt = 0; attempt < 2; ++attempt) {
       redis::Command unlock = o_.plain_del_unlock
                                   ? redis::Command{"DEL", o_.key}
                                   : redis::Command{"FCALL", std::string(redis::scripts::kCompareAndDelete), "1",
                                                    o_.key, token_};
       std::optional<redis::Reply> r = co_await redis_.call(std::move(unlock));
-      if (r) break;
+      if (!r) {
+        unknown = true;
+        continue;
+      }
+      co_return r->integer == 1 || unknown;
     }
+    co_return true;
   }
 
  private:

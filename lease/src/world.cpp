@@ -38,19 +38,6 @@ struct Suspend {
   void await_resume() const noexcept {}
 };
 
-bool iequals(std::string_view a, std::string_view b) {
-  return std::ranges::equal(a, b, [](char x, char y) { return std::tolower(x) == std::tolower(y); });
-}
-
-// The PX of a SET command (0 when it has none).
-TimeMs px_of(const redis::Command& c) {
-  if (c.empty() || !iequals(c[0], "set")) return 0;
-  for (std::size_t i = 3; i + 1 < c.size(); ++i) {
-    if (iequals(c[i], "px")) return std::atoll(c[i + 1].c_str());
-  }
-  return 0;
-}
-
 std::string text_of(const redis::Command& c) {
   std::string out;
   for (const std::string& a : c) out += (out.empty() ? "" : " ") + a;
@@ -97,6 +84,7 @@ struct World::Impl {
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
   std::vector<std::unique_ptr<Proc>> procs;
   std::vector<RedisNode> redis;
+  World::RedisLeaseObserver redis_lease;
   etcd::EtcdState etcd;
   std::map<etcd::LeaseId, std::pair<int, std::size_t>> lease_owner;  // lease -> (process, span)
   std::map<std::uint64_t, Watch> watches;                             // by creation order
@@ -152,6 +140,12 @@ struct World::Impl {
     for (etcd::LeaseId id : etcd.advance_to(now)) lease_ended(id);
   }
   void lease_ended(etcd::LeaseId id);
+  // A Redis lease of p runs until `deadline`: the current one is extended
+  // if it still runs, else a new one begins.
+  void lease_until(int p, TimeMs deadline);
+  // A message a node hands to a subscriber: over the subscriber's
+  // connection, at most once.
+  void publish(int node, redis::Message m);
   void etcd_changed();
   void deliver_watches();
 };
@@ -164,12 +158,19 @@ struct World::Impl::Proc final : Process {
   TimeMs offset = 0;  // clock jumps so far
   TimeMs paused_until = -1;
   std::vector<std::pair<TimeMs, TimeMs>> pauses;
+  std::vector<TimeMs> losses;
   TimeMs last_heard = -1;
   int lose_keep_alives = 0;
   int lose_replies = 0;
+  int lose_messages = 0;
+  // Pub/sub: messages received and not yet taken, per (node, channel), and
+  // the coroutine waiting for one.
+  std::map<std::pair<int, std::string>, std::vector<std::string>> inbox;
+  std::map<std::pair<int, std::string>, std::shared_ptr<Waiter>> inbox_waiter;
   std::vector<LeaseSpan> leases;
   std::map<int, TimeMs> up_last, down_last;  // per server: in-order channels
   std::vector<std::unique_ptr<RedisClient>> redis_clients;  // one per node
+  std::vector<std::unique_ptr<RedisSubscriber>> subscribers;  // one per node
   std::unique_ptr<EtcdClient> etcd_client;
   std::string name_;
 
@@ -219,6 +220,7 @@ Task<std::optional<R>> World::Impl::call(int p, int server, std::string text,
     if (!reply) return;
     if (procs[p]->lose_replies > 0) {
       --procs[p]->lose_replies;
+      procs[p]->losses.push_back(now);
       note(p, "fault: reply lost");
       return;
     }
@@ -248,6 +250,43 @@ void World::Impl::lease_ended(etcd::LeaseId id) {
   if (it == lease_owner.end()) return;
   LeaseSpan& span = procs[it->second.first]->leases[it->second.second];
   span.end = std::min(span.end, now);
+}
+
+void World::Impl::lease_until(int p, TimeMs deadline) {
+  std::vector<LeaseSpan>& spans = procs[p]->leases;
+  if (!spans.empty() && spans.back().end >= now) {
+    spans.back().end = std::max(spans.back().end, deadline);
+  } else {
+    spans.push_back({now, deadline});
+  }
+}
+
+// Subscriber connections are channels apart from the command connections.
+constexpr int kSubscriberChannel = 1 << 20;
+
+void World::Impl::publish(int node, redis::Message m) {
+  const int p = static_cast<int>(m.to.value);
+  Proc& proc = *procs[p];
+  if (proc.lose_messages > 0) {
+    --proc.lose_messages;
+    note(p, fmt::format("fault: message on {} lost", m.channel));
+    return;
+  }
+  const TimeMs back = deliver_at(p, proc.down_last[kSubscriberChannel + node]);
+  at(back, [this, p, node, m = std::move(m)] {
+    Proc& proc = *procs[p];
+    const auto key = std::make_pair(node, m.channel);
+    proc.inbox[key].push_back(m.payload);
+    note(p, fmt::format("<- redis{} message {}: {}", node, m.channel, m.payload));
+    if (auto it = proc.inbox_waiter.find(key); it != proc.inbox_waiter.end()) {
+      std::shared_ptr<Waiter> w = std::move(it->second);
+      proc.inbox_waiter.erase(it);
+      if (!w->done) {
+        w->done = true;
+        wake(p, w);
+      }
+    }
+  });
 }
 
 void World::Impl::etcd_changed() {
@@ -304,6 +343,52 @@ class SimRedis final : public RedisClient {
   int p_, node_;
 };
 
+class SimSubscriber final : public RedisSubscriber {
+ public:
+  SimSubscriber(World::Impl& w, int p, int node) : w_(w), p_(p), node_(node) {}
+  Task<bool> subscribe(std::string channel) override {
+    std::function<std::optional<redis::Reply>()> serve = [this, channel]() -> std::optional<redis::Reply> {
+      if (w_.now < w_.redis[node_].down_until) return std::nullopt;
+      return w_.redis[node_].state.subscribe(redis::SubscriberId{p_}, channel);
+    };
+    std::optional<redis::Reply> r = co_await w_.call<redis::Reply>(
+        p_, kSubscriberChannel + node_, fmt::format("redis{} SUBSCRIBE {}", node_, channel), std::move(serve));
+    co_return r.has_value();
+  }
+  Task<> unsubscribe(std::string channel) override {
+    std::function<std::optional<redis::Reply>()> serve = [this, channel]() -> std::optional<redis::Reply> {
+      if (w_.now < w_.redis[node_].down_until) return std::nullopt;
+      return w_.redis[node_].state.unsubscribe(redis::SubscriberId{p_}, channel);
+    };
+    co_await w_.call<redis::Reply>(p_, kSubscriberChannel + node_,
+                                   fmt::format("redis{} UNSUBSCRIBE {}", node_, channel), std::move(serve));
+    w_.procs[p_]->inbox.erase({node_, channel});
+  }
+  Task<std::optional<std::string>> next_message(std::string channel, TimeMs timeout_ms) override {
+    World::Impl::Proc& proc = *w_.procs[p_];
+    const auto key = std::make_pair(node_, channel);
+    if (proc.inbox[key].empty()) {
+      auto w = std::make_shared<Waiter>();
+      proc.inbox_waiter[key] = w;
+      w_.at(w_.now + w_.true_ms(p_, timeout_ms), [this, w] {
+        if (w->done) return;
+        w->done = true;
+        w_.wake(p_, w);
+      });
+      co_await Suspend(w);
+    }
+    std::vector<std::string>& box = proc.inbox[key];
+    if (box.empty()) co_return std::nullopt;
+    std::string m = std::move(box.front());
+    box.erase(box.begin());
+    co_return m;
+  }
+
+ private:
+  World::Impl& w_;
+  int p_, node_;
+};
+
 class SimEtcd final : public EtcdClient {
  public:
   SimEtcd(World::Impl& w, int p) : w_(w), p_(p) {}
@@ -351,9 +436,11 @@ Task<std::optional<redis::Reply>> SimRedis::call(redis::Command command) {
   std::function<std::optional<redis::Reply>()> serve = [this, command = std::move(command)]() -> std::optional<redis::Reply> {
     World::Impl::RedisNode& n = w_.redis[node_];
     if (w_.now < n.down_until) return std::nullopt;
-    redis::Reply reply = n.state.apply(command, w_.now);
-    if (const TimeMs px = px_of(command); px > 0 && reply == redis::Reply::ok()) {
-      w_.procs[p_]->leases.push_back({w_.now, w_.now + px});
+    std::vector<redis::Message> published;
+    redis::Reply reply = n.state.apply(command, w_.now, &published);
+    for (redis::Message& m : published) w_.publish(node_, std::move(m));
+    if (w_.redis_lease) {
+      if (const std::optional<TimeMs> deadline = w_.redis_lease(p_, w_.now, command, reply)) w_.lease_until(p_, *deadline);
     }
     return reply;
   };
@@ -381,6 +468,7 @@ Task<std::optional<etcd::LeaseKeepAliveResponse>> SimEtcd::lease_keep_alive(etcd
     World::Impl::Proc& proc = *w_.procs[p_];
     if (proc.lose_keep_alives > 0) {
       --proc.lose_keep_alives;
+      proc.losses.push_back(w_.now);
       w_.note(p_, fmt::format("keepalive {:x} lost", id));
       return std::nullopt;
     }
@@ -418,7 +506,10 @@ World::~World() = default;
 int World::add_process(std::int64_t drift_ppm) {
   const int p = static_cast<int>(impl_->procs.size());
   auto proc = std::make_unique<Impl::Proc>(*impl_, p, drift_ppm);
-  for (int n = 0; n < impl_->cfg.redis_nodes; ++n) proc->redis_clients.push_back(std::make_unique<SimRedis>(*impl_, p, n));
+  for (int n = 0; n < impl_->cfg.redis_nodes; ++n) {
+    proc->redis_clients.push_back(std::make_unique<SimRedis>(*impl_, p, n));
+    proc->subscribers.push_back(std::make_unique<SimSubscriber>(*impl_, p, n));
+  }
   if (impl_->cfg.etcd) proc->etcd_client = std::make_unique<SimEtcd>(*impl_, p);
   impl_->procs.push_back(std::move(proc));
   return p;
@@ -426,6 +517,8 @@ int World::add_process(std::int64_t drift_ppm) {
 
 Process& World::process(int p) { return *impl_->procs.at(p); }
 RedisClient& World::redis(int p, int node) { return *impl_->procs.at(p)->redis_clients.at(node); }
+RedisSubscriber& World::subscriber(int p, int node) { return *impl_->procs.at(p)->subscribers.at(node); }
+void World::set_redis_lease_observer(RedisLeaseObserver observer) { impl_->redis_lease = std::move(observer); }
 EtcdClient& World::etcd(int p) {
   assert(impl_->cfg.etcd);
   return *impl_->procs.at(p)->etcd_client;
@@ -485,9 +578,15 @@ void World::lose_replies(int p, int count) {
   impl_->note(p, fmt::format("fault: the replies to the next {} calls are lost", count));
 }
 
+void World::lose_messages(int p, int count) {
+  impl_->procs.at(p)->lose_messages += count;
+  impl_->note(p, fmt::format("fault: the next {} pub/sub messages are lost", count));
+}
+
 TimeMs World::last_heard(int p) const { return impl_->procs.at(p)->last_heard; }
 const std::vector<LeaseSpan>& World::leases(int p) const { return impl_->procs.at(p)->leases; }
 const std::vector<std::pair<TimeMs, TimeMs>>& World::pauses(int p) const { return impl_->procs.at(p)->pauses; }
+const std::vector<TimeMs>& World::losses(int p) const { return impl_->procs.at(p)->losses; }
 bool World::paused(int p) const { return impl_->procs.at(p)->paused_until > impl_->now; }
 Trace& World::trace() { return impl_->trace; }
 const redis::RedisState& World::redis_state(int node) const { return impl_->redis.at(node).state; }

@@ -55,5 +55,25 @@ TEST(LeaseCheckers, AHolderThatHeardTheServerAfterItsLeaseEndedIsNotExcused) {
   EXPECT_TRUE(check_belief_exclusion({hold(0, 352, 500, 350, 300), hold(1, 400, 420, 398, 700)}));
 }
 
+TEST(LeaseCheckers, LeaseKeptHoldsWhenEveryReleaseFoundTheLockHeld) {
+  EXPECT_FALSE(check_lease_kept({hold(0, 0, 10), hold(1, 20, 30)}));
+}
+
+TEST(LeaseCheckers, LeaseKeptFailsWhenAHolderNothingCutOffHadLostTheLock) {
+  LeaseHold h = hold(1, 20, 30);
+  h.lost_at_release = true;
+  auto v = check_lease_kept({hold(0, 0, 10), h});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->property, "lease-kept");
+  EXPECT_EQ(v->message, "p1 (hold 0) had lost the lock by its release at 30 ms though nothing had cut it off");
+}
+
+TEST(LeaseCheckers, LeaseKeptExcusesAHolderThatWasCutOff) {
+  LeaseHold h = hold(1, 20, 30);
+  h.lost_at_release = true;
+  h.cut_off = true;
+  EXPECT_FALSE(check_lease_kept({h}));
+}
+
 }  // namespace
 }  // namespace zksim::lease

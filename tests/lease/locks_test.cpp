@@ -49,11 +49,25 @@ TEST(LeaseLocks, CorrectLocksHoldEveryPropertyWithoutFaults) {
   }
 }
 
-TEST(LeaseLocks, CorrectLocksKeepBeliefExclusionAndLivenessUnderEveryFault) {
+TEST(LeaseLocks, CorrectLocksKeepBeliefExclusionLeaseKeptAndLivenessUnderEveryFault) {
   for (const std::string& r : correct()) {
-    std::string why;
-    EXPECT_EQ(first_breaking(workload(r, kAll, 150), "belief-exclusion", &why), 0u) << r << ": " << why;
-    EXPECT_EQ(first_breaking(workload(r, kAll, 150), "liveness", &why), 0u) << r << ": " << why;
+    for (const char* property : {"belief-exclusion", "lease-kept", "liveness"}) {
+      std::string why;
+      EXPECT_EQ(first_breaking(workload(r, kAll, 150), property, &why), 0u) << r << ": " << why;
+    }
+  }
+}
+
+TEST(LeaseLocks, EveryFaultClassStrikes) {
+  for (const LeaseFault f : kLeaseFaults) {
+    for (const LeaseRecipe& r : lease_recipes()) {
+      int faults = 0;
+      for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        SeededDecisions d(seed);
+        faults += run_lease(workload(r.name, {f}, 150), d).faults;
+      }
+      EXPECT_GT(faults, 0) << r.name << " " << lease_fault_name(f);
+    }
   }
 }
 

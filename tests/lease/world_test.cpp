@@ -112,10 +112,14 @@ TEST(LeaseWorld, ARedisRestartLosesTheWritesSinceItsLastSave) {
   EXPECT_EQ(b, redis::Reply::nil());
 }
 
-TEST(LeaseWorld, ARedisKeySetWithPxIsTheProcesssLease) {
+TEST(LeaseWorld, TheLeaseObserverSaysWhichRedisCommandsGiveOrExtendALease) {
   SeededDecisions d(7);
   World w({.redis_nodes = 1}, d);
   const int p = w.add_process();
+  w.set_redis_lease_observer([](int, TimeMs now, const redis::Command& c, const redis::Reply& r) -> std::optional<TimeMs> {
+    if (c[0] == "SET" && r == redis::Reply::ok()) return now + 300;
+    return std::nullopt;
+  });
   w.spawn(p, [](World& w, int p) -> Task<> {
     co_await w.redis(p, 0).call(cmd("SET", "lock", "me", "NX", "PX", "300"));
     co_await w.redis(p, 0).call(cmd("SET", "lock", "me", "NX", "PX", "300"));  // refused: no lease
@@ -168,6 +172,55 @@ TEST(LeaseWorld, LostKeepalivesAreNoAnswer) {
   EXPECT_FALSE(lost.has_value());
   ASSERT_TRUE(kept.has_value());
   EXPECT_EQ(kept->ttl, 2);
+}
+
+// A subscriber p on node 0 that subscribes after `after` ms, and a
+// publisher q that publishes after its own delay.
+struct PubSub {
+  std::optional<std::string> got;
+  Task<> subscriber(World& w, int p, TimeMs after = 0) {
+    co_await w.process(p).sleep(after);
+    co_await w.subscriber(p, 0).subscribe("ch");
+    got = co_await w.subscriber(p, 0).next_message("ch", 100);
+  }
+  Task<> publisher(World& w, int q, TimeMs after) {
+    co_await w.process(q).sleep(after);
+    co_await w.redis(q, 0).call(cmd("PUBLISH", "ch", "hello"));
+  }
+};
+
+TEST(LeaseWorld, AMessageReachesASubscriber) {
+  SeededDecisions d(12);
+  World w({.redis_nodes = 1}, d);
+  const int p = w.add_process(), q = w.add_process();
+  PubSub ps;
+  w.spawn(p, ps.subscriber(w, p));
+  w.spawn(q, ps.publisher(w, q, 20));
+  ASSERT_TRUE(w.run(1000));
+  EXPECT_EQ(ps.got, "hello");
+}
+
+TEST(LeaseWorld, AMessagePublishedBeforeTheSubscriptionNeverComes) {
+  SeededDecisions d(13);
+  World w({.redis_nodes = 1}, d);
+  const int p = w.add_process(), q = w.add_process();
+  PubSub ps;
+  w.spawn(q, ps.publisher(w, q, 0));
+  w.spawn(p, ps.subscriber(w, p, 5));
+  ASSERT_TRUE(w.run(1000));
+  EXPECT_FALSE(ps.got);
+}
+
+TEST(LeaseWorld, ALostMessageNeverComes) {
+  SeededDecisions d(14);
+  World w({.redis_nodes = 1}, d);
+  const int p = w.add_process(), q = w.add_process();
+  PubSub ps;
+  w.spawn(p, ps.subscriber(w, p));
+  w.spawn(q, ps.publisher(w, q, 20));
+  w.lose_messages(p, 1);
+  ASSERT_TRUE(w.run(1000));
+  EXPECT_FALSE(ps.got);
 }
 
 TEST(LeaseWorld, TheSameSeedGivesTheSameTrace) {

@@ -23,6 +23,11 @@ struct LeaseHold {
   // The process was paused while that lease ran out, before the hold began
   // (a pause no process can see).
   bool paused_as_lease_ended = false;
+  // release() said the lock was no longer its own.
+  bool lost_at_release = false;
+  // A pause or a loss of renewals struck the process between its acquire
+  // call and its release.
+  bool cut_off = false;
 };
 
 struct LeaseViolation {
@@ -39,5 +44,8 @@ std::optional<LeaseViolation> check_resource_exclusion(const std::vector<LeaseHo
 // server last spoke to it while the lease lasted (grounded <= lease_end) or
 // it was paused as the lease ended: the classic lease failure.
 std::optional<LeaseViolation> check_belief_exclusion(const std::vector<LeaseHold>& holds);
+
+// A holder that was not cut off still owns the lock when it releases it.
+std::optional<LeaseViolation> check_lease_kept(const std::vector<LeaseHold>& holds);
 
 }  // namespace zksim::lease

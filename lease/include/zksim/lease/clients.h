@@ -40,6 +40,20 @@ class RedisClient {
   virtual Task<std::optional<redis::Reply>> call(redis::Command command) = 0;
 };
 
+// A pub/sub connection to one Redis node (Redisson keeps one beside its
+// command connections). Messages come at most once: one that is lost, or
+// published before the subscription took effect, never comes.
+class RedisSubscriber {
+ public:
+  virtual ~RedisSubscriber() = default;
+  // SUBSCRIBE; true once the node confirmed it.
+  virtual Task<bool> subscribe(std::string channel) = 0;
+  virtual Task<> unsubscribe(std::string channel) = 0;
+  // The next message on a subscribed channel, or nullopt when none came
+  // within `timeout_ms` of the process's time.
+  virtual Task<std::optional<std::string>> next_message(std::string channel, TimeMs timeout_ms) = 0;
+};
+
 class EtcdClient {
  public:
   virtual ~EtcdClient() = default;

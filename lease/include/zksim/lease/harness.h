@@ -10,6 +10,8 @@
 //   except where one's lease had ended before the overlap although the
 //   server last spoke to it while the lease lasted: the classic lease
 //   failure, which no lease lock can avoid and fencing makes harmless.
+// - lease-kept: a holder that was neither paused nor cut off from renewing
+//   finds the lock still its own when it releases it.
 // - liveness: every process finishes its rounds within the time limit.
 #pragma once
 
@@ -27,6 +29,7 @@ struct LeaseRecipe {
   std::string name;
   bool etcd = false;      // else Redis
   bool fenced = false;    // the resource checks its tokens
+  bool renews = false;    // it renews its lease while held (a watchdog, keepalives)
   std::string breaks;     // a flawed recipe: the property it breaks; else ""
 };
 const std::vector<LeaseRecipe>& lease_recipes();
@@ -37,17 +40,20 @@ const LeaseRecipe* find_lease_recipe(const std::string& name);
 // (before an acquire, once it holds, before a release) with the workload's
 // rate:
 // - pause: the process stops for longer than the lease;
-// - keepalive-loss: its next keepalives are lost, for longer than the lease;
-// - lost-reply: the reply to its next call is lost (the call ran).
-enum class LeaseFault : std::uint8_t { Pause, KeepAliveLoss, LostReply };
-inline constexpr LeaseFault kLeaseFaults[] = {LeaseFault::Pause, LeaseFault::KeepAliveLoss, LeaseFault::LostReply};
+// - keepalive-loss: its next keepalives (etcd) or replies (Redis: the
+//   watchdog's renewals) are lost, for longer than the lease;
+// - lost-reply: the reply to its next call is lost (the call ran);
+// - lost-message: the next pub/sub message to it is lost.
+enum class LeaseFault : std::uint8_t { Pause, KeepAliveLoss, LostReply, LostMessage };
+inline constexpr LeaseFault kLeaseFaults[] = {LeaseFault::Pause, LeaseFault::KeepAliveLoss, LeaseFault::LostReply,
+                                              LeaseFault::LostMessage};
 const char* lease_fault_name(LeaseFault f);
 
 struct LeaseWorkload {
   std::string recipe = "redis-set-nx";
   int clients = 3;
   int rounds = 3;
-  TimeMs hold_ms = 0;  // 0: three quarters of the recipe's lease, so that faults can outlast it
+  TimeMs hold_ms = 0;  // 0: the recipe's own (see harness.cpp)
   TimeMs think_ms = 5;
   std::vector<LeaseFault> faults;
   int fault_per_mille = 0;

@@ -14,17 +14,21 @@ namespace zksim::lease {
 
 // A lock whose ownership is a lease. acquire() blocks until held and
 // returns the hold's fencing token (0 when the lock gives none), or nullopt
-// when it gave up (a lost session). release() lets go.
+// when it gave up (a lost session). release() lets go, and returns false
+// when the server answered that the lock was no longer the caller's (its
+// lease had run out), true when it was or no answer said otherwise.
 class LeaseLock {
  public:
   virtual ~LeaseLock() = default;
   virtual Task<std::optional<std::int64_t>> acquire() = 0;
-  virtual Task<> release() = 0;
+  virtual Task<bool> release() = 0;
 };
 
 // SET key token NX PX ttl on one Redis node ("Distributed Locks with Redis",
-// single instance). A call that got no answer is asked again by reading the
-// key. Fenced: the token is INCR <key>:fence, taken once the key is set.
+// single instance). A SET that got no answer is tried again: its key, if it
+// ran, is left to expire (reading it back would trust a lease that began
+// earlier than the caller thinks: the lease-kept checker caught that).
+// Fenced: the token is INCR <key>:fence, taken once the key is set.
 struct SetNxOptions {
   std::string key = "lock";
   TimeMs ttl_ms = 300;
@@ -36,6 +40,22 @@ struct SetNxOptions {
   bool plain_del_unlock = false;
 };
 std::unique_ptr<LeaseLock> make_set_nx_lock(Process& process, RedisClient& redis, SetNxOptions options);
+
+// Redisson's RLock (RedissonLock) with its watchdog: the scripts of
+// zksim/redis/lock_scripts.h, a lease of lease_ms renewed every lease_ms/3,
+// waiters woken by the unlock message on redisson_lock__channel:{key}.
+// Fenced: the token is INCR <key>:fence, taken once held.
+struct RLockOptions {
+  std::string key = "rlock";
+  TimeMs lease_ms = 300;  // lockWatchdogTimeout (30 s by default; short here so faults outlast it)
+  bool fenced = false;
+  // Flawed (redisson/redisson #2515, PR #3334): the watchdog stops renewing
+  // after one failed renewal (a timeout, a BUSY reply), so a holder that is
+  // alive and connected loses its lease.
+  bool watchdog_stops_on_error = false;
+};
+std::unique_ptr<LeaseLock> make_rlock(Process& process, RedisClient& redis, RedisSubscriber& subscriber,
+                                      RLockOptions options);
 
 // etcd's client/v3/concurrency Mutex (3.5) on a Session: a key
 // <prefix>/<lease id in hex> under the session's lease; the holder is the

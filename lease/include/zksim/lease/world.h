@@ -42,10 +42,10 @@ struct Config {
 };
 
 // What the server side knew of a process's leases, for the checkers: when
-// each lease (an etcd lease; a Redis key set with PX) began and ended, in
-// true time. An etcd lease ends when revoked or expired; a Redis key's
-// lease at its deadline as set (a later DEL is not an end: it is what the
-// checkers look for).
+// each lease began and ended, in true time. An etcd lease ends when revoked
+// or expired. A Redis lease is what the lease observer (set_redis_lease_observer)
+// reports: it ends at its last deadline (a later DEL is not an end: it is
+// what the checkers look for).
 struct LeaseSpan {
   TimeMs start = 0;
   TimeMs end = 0;  // kNever while it lasts
@@ -62,6 +62,7 @@ class World {
   int add_process(std::int64_t drift_ppm = 0);
   Process& process(int p);
   RedisClient& redis(int p, int node);
+  RedisSubscriber& subscriber(int p, int node);
   EtcdClient& etcd(int p);
   // Runs `task` as process p's work.
   void spawn(int p, Task<> task);
@@ -79,6 +80,15 @@ class World {
   void restart_redis(int node, TimeMs down_ms);  // down, then back from its last save
   void lose_keep_alives(int p, int count);   // the next `count` keepalives of p are lost
   void lose_replies(int p, int count);       // the replies to p's next `count` calls are lost (the calls ran)
+  void lose_messages(int p, int count);      // the next `count` pub/sub messages to p are lost
+
+  // Which Redis commands give or extend a lease: called for every command a
+  // node served at `now` for process p, with its reply; returns the lease's
+  // new deadline (ms) when the command gave p a lease or extended its. Set
+  // by the harness, which knows its recipe's commands.
+  using RedisLeaseObserver = std::function<std::optional<TimeMs>(int p, TimeMs now, const redis::Command& command,
+                                                                 const redis::Reply& reply)>;
+  void set_redis_lease_observer(RedisLeaseObserver observer);
 
   // The server time of the last message process p received from a server
   // (a reply or a watch event); -1 before any.
@@ -88,6 +98,8 @@ class World {
   bool paused(int p) const;
   // Process p's pauses so far, as [start, end) in true time.
   const std::vector<std::pair<TimeMs, TimeMs>>& pauses(int p) const;
+  // When replies and keepalives of process p were lost (true time).
+  const std::vector<TimeMs>& losses(int p) const;
 
   Trace& trace();
   const redis::RedisState& redis_state(int node) const;
