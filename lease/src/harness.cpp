@@ -20,6 +20,7 @@ const std::vector<LeaseRecipe>& lease_recipes() {
       {.name = "redis-set-nx-fenced", .fenced = true},
       {.name = "redisson-rlock", .renews = true},
       {.name = "redisson-rlock-fenced", .fenced = true, .renews = true},
+      {.name = "redlock", .redis_nodes = 5},
       {.name = "etcd-mutex", .etcd = true, .renews = true},
       {.name = "etcd-mutex-fenced", .etcd = true, .fenced = true, .renews = true},
       {.name = "flawed/redis-del-unlock", .breaks = "belief-exclusion"},
@@ -42,8 +43,23 @@ const char* lease_fault_name(LeaseFault f) {
     case LeaseFault::KeepAliveLoss: return "keepalive-loss";
     case LeaseFault::LostReply: return "lost-reply";
     case LeaseFault::LostMessage: return "lost-message";
+    case LeaseFault::Restart: return "restart";
+    case LeaseFault::ClockJump: return "clock-jump";
   }
   return "?";
+}
+
+bool lease_fault_applies(const LeaseRecipe& r, LeaseFault f) {
+  return !r.etcd || (f != LeaseFault::Restart && f != LeaseFault::ClockJump);
+}
+
+std::vector<std::string> known_losses(const LeaseRecipe& r, LeaseFault f) {
+  std::vector<std::string> out;
+  const bool state_lost = !r.etcd && (f == LeaseFault::Restart || f == LeaseFault::ClockJump);
+  const bool outlived = f == LeaseFault::Pause || (f == LeaseFault::KeepAliveLoss && r.renews) || state_lost;
+  if (state_lost) out = {"belief-exclusion", "lease-kept"};
+  if (outlived && (!r.fenced || (state_lost && f == LeaseFault::Restart))) out.push_back("resource-exclusion");
+  return out;
 }
 
 namespace {
@@ -56,7 +72,11 @@ class Harness {
  public:
   Harness(const LeaseWorkload& w, const LeaseRecipe& r, DecisionSource& d)
       : w_(w), recipe_(r), d_(d),
-        world_({.redis_nodes = r.etcd ? 0 : 1, .etcd = r.etcd, .call_timeout_ms = lease_ms(r) / 10}, d) {
+        world_({.redis_nodes = r.etcd ? 0 : r.redis_nodes,
+                .etcd = r.etcd,
+                .call_timeout_ms = lease_ms(r) / 10,
+                .redis_lease_quorum = r.redis_nodes / 2 + 1},
+               d) {
     if (!r.etcd) world_.set_redis_lease_observer(redis_lease());
   }
 
@@ -117,6 +137,11 @@ class Harness {
     if (recipe_.etcd) {
       return make_etcd_mutex(world_.process(p), world_.etcd(p), {.ttl_s = kEtcdTtlS, .skip_owner_check = flawed});
     }
+    if (recipe_.redis_nodes > 1) {
+      std::vector<RedisClient*> nodes;
+      for (int n = 0; n < recipe_.redis_nodes; ++n) nodes.push_back(&world_.redis(p, n));
+      return make_redlock(world_.process(p), std::move(nodes), {.ttl_ms = kRedisTtlMs});
+    }
     if (recipe_.renews) {
       return make_rlock(world_.process(p), world_.redis(p, 0), world_.subscriber(p, 0),
                         {.lease_ms = kRedisTtlMs, .fenced = recipe_.fenced, .watchdog_stops_on_error = flawed});
@@ -130,7 +155,10 @@ class Harness {
     if (w_.faults.empty() || w_.fault_per_mille <= 0) return;
     if (static_cast<int>(d_.pick(1000)) >= w_.fault_per_mille) return;
     const LeaseFault f = w_.faults[d_.pick(static_cast<std::uint32_t>(w_.faults.size()))];
+    if (!lease_fault_applies(recipe_, f)) return;  // etcd's members keep their state through both
+    const bool on_redis_node = f == LeaseFault::Restart || f == LeaseFault::ClockJump;
     ++faults_;
+    const int node = on_redis_node ? static_cast<int>(d_.pick(static_cast<std::uint32_t>(recipe_.redis_nodes))) : 0;
     switch (f) {
       case LeaseFault::Pause:
         world_.pause(p, lease_ms() + 1 + d_.pick(static_cast<std::uint32_t>(lease_ms())));
@@ -141,7 +169,7 @@ class Harness {
         if (recipe_.etcd) {
           world_.lose_keep_alives(p, n);
         } else {
-          world_.lose_replies(p, n);
+          world_.lose_requests(p, n);
         }
         break;
       }
@@ -150,6 +178,13 @@ class Harness {
         break;
       case LeaseFault::LostMessage:
         world_.lose_messages(p, 1);
+        break;
+      case LeaseFault::Restart:
+        // Back before the lease is out, from no save: its keys are gone.
+        world_.restart_redis(node, 1 + d_.pick(static_cast<std::uint32_t>(lease_ms() / 2)));
+        break;
+      case LeaseFault::ClockJump:
+        world_.jump_redis_clock(node, lease_ms() + d_.pick(static_cast<std::uint32_t>(lease_ms())));
         break;
     }
   }

@@ -58,6 +58,7 @@ struct World::Impl {
     redis::RedisState state;
     redis::Snapshot saved;
     TimeMs down_until = -1;  // down while now < down_until
+    TimeMs clock_offset = 0;  // its clock's jumps so far (forward only)
   };
   struct Watch {
     int proc;
@@ -142,7 +143,7 @@ struct World::Impl {
   void lease_ended(etcd::LeaseId id);
   // A Redis lease of p runs until `deadline`: the current one is extended
   // if it still runs, else a new one begins.
-  void lease_until(int p, TimeMs deadline);
+  void lease_until(int p, int node, TimeMs deadline);
   // A message a node hands to a subscriber: over the subscriber's
   // connection, at most once.
   void publish(int node, redis::Message m);
@@ -162,12 +163,14 @@ struct World::Impl::Proc final : Process {
   TimeMs last_heard = -1;
   int lose_keep_alives = 0;
   int lose_replies = 0;
+  int lose_requests = 0;
   int lose_messages = 0;
   // Pub/sub: messages received and not yet taken, per (node, channel), and
   // the coroutine waiting for one.
   std::map<std::pair<int, std::string>, std::vector<std::string>> inbox;
   std::map<std::pair<int, std::string>, std::shared_ptr<Waiter>> inbox_waiter;
   std::vector<LeaseSpan> leases;
+  std::vector<TimeMs> redis_deadlines;  // per node: its latest lease deadline there
   std::map<int, TimeMs> up_last, down_last;  // per server: in-order channels
   std::vector<std::unique_ptr<RedisClient>> redis_clients;  // one per node
   std::vector<std::unique_ptr<RedisSubscriber>> subscribers;  // one per node
@@ -216,6 +219,12 @@ Task<std::optional<R>> World::Impl::call(int p, int server, std::string text,
   note(p, fmt::format("-> {}", text));
   const TimeMs arrive = deliver_at(p, proc.up_last[server]);
   at(arrive, [this, p, server, st, serve = std::move(serve)] {
+    if (procs[p]->lose_requests > 0) {
+      --procs[p]->lose_requests;
+      procs[p]->losses.push_back(now);
+      note(p, "fault: request lost");
+      return;
+    }
     std::optional<R> reply = serve();
     if (!reply) return;
     if (procs[p]->lose_replies > 0) {
@@ -252,12 +261,24 @@ void World::Impl::lease_ended(etcd::LeaseId id) {
   span.end = std::min(span.end, now);
 }
 
-void World::Impl::lease_until(int p, TimeMs deadline) {
+void World::Impl::lease_until(int p, int node, TimeMs deadline) {
+  std::vector<TimeMs>& on = procs[p]->redis_deadlines;
+  on.resize(redis.size(), -1);
+  on[node] = std::max(on[node], deadline);
+  // The lease lasts while `quorum` of its nodes' deadlines lie ahead: until
+  // the quorum-th latest.
+  std::vector<TimeMs> ahead;
+  for (TimeMs d : on) {
+    if (d >= now) ahead.push_back(d);
+  }
+  if (static_cast<int>(ahead.size()) < cfg.redis_lease_quorum) return;
+  std::ranges::sort(ahead, std::greater<>());
+  const TimeMs end = ahead[cfg.redis_lease_quorum - 1];
   std::vector<LeaseSpan>& spans = procs[p]->leases;
   if (!spans.empty() && spans.back().end >= now) {
-    spans.back().end = std::max(spans.back().end, deadline);
+    spans.back().end = std::max(spans.back().end, end);
   } else {
-    spans.push_back({now, deadline});
+    spans.push_back({now, end});
   }
 }
 
@@ -437,10 +458,10 @@ Task<std::optional<redis::Reply>> SimRedis::call(redis::Command command) {
     World::Impl::RedisNode& n = w_.redis[node_];
     if (w_.now < n.down_until) return std::nullopt;
     std::vector<redis::Message> published;
-    redis::Reply reply = n.state.apply(command, w_.now, &published);
+    redis::Reply reply = n.state.apply(command, w_.now + n.clock_offset, &published);
     for (redis::Message& m : published) w_.publish(node_, std::move(m));
     if (w_.redis_lease) {
-      if (const std::optional<TimeMs> deadline = w_.redis_lease(p_, w_.now, command, reply)) w_.lease_until(p_, *deadline);
+      if (const std::optional<TimeMs> deadline = w_.redis_lease(p_, w_.now, command, reply)) w_.lease_until(p_, node_, *deadline);
     }
     return reply;
   };
@@ -563,9 +584,16 @@ void World::restart_redis(int node, TimeMs down_ms) {
   n.down_until = impl_->now + down_ms;
   impl_->note(-1, fmt::format("fault: redis{} down for {} ms", node, down_ms));
   impl_->at(n.down_until, [this, node] {
-    impl_->redis[node].state.restore(impl_->redis[node].saved, impl_->now);
+    Impl::RedisNode& back = impl_->redis[node];
+    back.state.restore(back.saved, impl_->now + back.clock_offset);
     impl_->note(-1, fmt::format("redis{} restarted from its last save", node));
   });
+}
+
+void World::jump_redis_clock(int node, TimeMs delta_ms) {
+  assert(delta_ms >= 0);
+  impl_->redis.at(node).clock_offset += delta_ms;
+  impl_->note(-1, fmt::format("fault: redis{} clock jumps {} ms", node, delta_ms));
 }
 
 void World::lose_keep_alives(int p, int count) {
@@ -576,6 +604,11 @@ void World::lose_keep_alives(int p, int count) {
 void World::lose_replies(int p, int count) {
   impl_->procs.at(p)->lose_replies += count;
   impl_->note(p, fmt::format("fault: the replies to the next {} calls are lost", count));
+}
+
+void World::lose_requests(int p, int count) {
+  impl_->procs.at(p)->lose_requests += count;
+  impl_->note(p, fmt::format("fault: the next {} requests are lost", count));
 }
 
 void World::lose_messages(int p, int count) {

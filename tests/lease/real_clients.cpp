@@ -343,6 +343,15 @@ void RealEtcd::lease_ended(etcd::LeaseId id, TimeMs at) {
   span.end = std::min(span.end, at);
 }
 
+void RealEtcd::settle_leases() {
+  for (const auto& [id, lease] : leases_) {
+    if (process_.leases()[lease.span].end != kNever) continue;
+    const json r = gateway_.call("/v3/lease/timetolive", {{"ID", std::to_string(id)}});
+    process_.note(fmt::format("(after the run) lease {:x}: {}", id, r.dump()));
+    if (!r.contains("curl_error") && int64_of(r, "TTL") < 0) lease_ended(id, lease.deadline);
+  }
+}
+
 Task<EtcdClient::Answer<etcd::RangeResponse>> RealEtcd::range(etcd::RangeRequest request) {
   co_return answer(ask("/v3/kv/range", to_json(request)), range_of);
 }

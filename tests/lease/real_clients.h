@@ -13,6 +13,7 @@
 
 #include "zksim/lease/checkers.h"
 #include "zksim/lease/clients.h"
+#include "zksim/lease/world.h"  // LeaseSpan
 
 #include "gateway.h"
 #include "real_fixture.h"
@@ -188,6 +189,11 @@ class RealEtcd final : public EtcdClient {
   Task<Answer<etcd::LeaseRevokeResponse>> lease_revoke(etcd::LeaseId id) override;
   Task<std::optional<etcd::LeaseKeepAliveResponse>> lease_keep_alive(etcd::LeaseId id) override;
   Task<bool> wait_delete(std::string key, std::int64_t from_revision) override;
+
+  // After a run, for the checkers: a lease whose end the process never
+  // heard of (its keepalive loop stopped first) and that the server no
+  // longer has (LeaseTimeToLive) ended at the last deadline it was given.
+  void settle_leases();
 
  private:
   // The gateway's reply to `body` at `path`, noted; nullopt when it sent none.

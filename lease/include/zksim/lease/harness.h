@@ -20,6 +20,7 @@
 #include "zksim/types.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ namespace zksim::lease {
 struct LeaseRecipe {
   std::string name;
   bool etcd = false;      // else Redis
+  int redis_nodes = 1;    // independent Redis nodes (RedLock: 5)
   bool fenced = false;    // the resource checks its tokens
   bool renews = false;    // it renews its lease while held (a watchdog, keepalives)
   std::string breaks;     // a flawed recipe: the property it breaks; else ""
@@ -40,14 +42,32 @@ const LeaseRecipe* find_lease_recipe(const std::string& name);
 // (before an acquire, once it holds, before a release) with the workload's
 // rate:
 // - pause: the process stops for longer than the lease;
-// - keepalive-loss: its next keepalives (etcd) or replies (Redis: the
-//   watchdog's renewals) are lost, for longer than the lease;
+// - keepalive-loss: its next keepalives (etcd) or requests (Redis: the
+//   watchdog's renewals) are lost on the way, for longer than the lease;
 // - lost-reply: the reply to its next call is lost (the call ran);
-// - lost-message: the next pub/sub message to it is lost.
-enum class LeaseFault : std::uint8_t { Pause, KeepAliveLoss, LostReply, LostMessage };
-inline constexpr LeaseFault kLeaseFaults[] = {LeaseFault::Pause, LeaseFault::KeepAliveLoss, LeaseFault::LostReply,
-                                              LeaseFault::LostMessage};
+// - lost-message: the next pub/sub message to it is lost;
+// - restart: a Redis node restarts and is back within half a lease, its
+//   unsaved keys lost (Redis without fsync'd persistence);
+// - clock-jump: a Redis node's clock jumps forward by more than a lease.
+// The last two strike Redis nodes only: etcd's members keep their state.
+enum class LeaseFault : std::uint8_t { Pause, KeepAliveLoss, LostReply, LostMessage, Restart, ClockJump };
+inline constexpr LeaseFault kLeaseFaults[] = {LeaseFault::Pause,       LeaseFault::KeepAliveLoss, LeaseFault::LostReply,
+                                              LeaseFault::LostMessage, LeaseFault::Restart,       LeaseFault::ClockJump};
 const char* lease_fault_name(LeaseFault f);
+
+// Whether fault `f` can strike a run of `r` (restart and clock-jump strike
+// Redis nodes only).
+bool lease_fault_applies(const LeaseRecipe& r, LeaseFault f);
+
+// The properties no lock of this kind can keep under fault `f`, from the
+// literature on leases: without fencing, a holder that outlives its lease
+// (a pause, renewals lost, its lease's state lost) writes after its
+// successor; a Redis node that restarts without fsync'd persistence or
+// whose clock jumps loses a lease it granted, so two hold it (RedLock's
+// majority shrinks this but does not remove it), and a fencing counter on
+// a restarted node starts again. The verdict table shows these as known,
+// not as findings; a correct lock's run may break nothing else.
+std::vector<std::string> known_losses(const LeaseRecipe& r, LeaseFault f);
 
 struct LeaseWorkload {
   std::string recipe = "redis-set-nx";

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace zksim::lease {
 
@@ -56,6 +57,17 @@ struct RLockOptions {
 };
 std::unique_ptr<LeaseLock> make_rlock(Process& process, RedisClient& redis, RedisSubscriber& subscriber,
                                       RLockOptions options);
+
+// RedLock over independent Redis nodes (redis.io, "Distributed Locks with
+// Redis"): a majority of SET NX PX, and a validity of the TTL less the
+// round's time (by the process's wall clock) and a drift allowance. No
+// fencing token: RedLock has none to give.
+struct RedLockOptions {
+  std::string key = "redlock";
+  TimeMs ttl_ms = 300;
+  TimeMs retry_ms = 10;
+};
+std::unique_ptr<LeaseLock> make_redlock(Process& process, std::vector<RedisClient*> nodes, RedLockOptions options);
 
 // etcd's client/v3/concurrency Mutex (3.5) on a Session: a key
 // <prefix>/<lease id in hex> under the session's lease; the holder is the

@@ -39,6 +39,9 @@ struct Config {
   // A Redis node saves (RDB) this often; 0: never, so a restart comes back
   // empty. Writes after the last save are lost in a restart.
   TimeMs redis_save_every_ms = 0;
+  // A process's Redis lease lasts while this many nodes hold it (RedLock's
+  // majority; 1 for a lock on one node).
+  int redis_lease_quorum = 1;
 };
 
 // What the server side knew of a process's leases, for the checkers: when
@@ -78,8 +81,12 @@ class World {
   void pause(int p, TimeMs ms);
   void jump_clock(int p, TimeMs delta_ms);   // the wall clock jumps
   void restart_redis(int node, TimeMs down_ms);  // down, then back from its last save
+  // The node's clock jumps forward (Redis reads the wall clock for TTLs):
+  // its keys expire that much earlier. REQUIRES: delta_ms >= 0.
+  void jump_redis_clock(int node, TimeMs delta_ms);
   void lose_keep_alives(int p, int count);   // the next `count` keepalives of p are lost
   void lose_replies(int p, int count);       // the replies to p's next `count` calls are lost (the calls ran)
+  void lose_requests(int p, int count);      // p's next `count` calls are lost on the way (they do not run)
   void lose_messages(int p, int count);      // the next `count` pub/sub messages to p are lost
 
   // Which Redis commands give or extend a lease: called for every command a

@@ -1,0 +1,310 @@
+// The lease locks of zksim/lease/locks.h, unchanged, on Debian's
+// redis-server 7.0 and etcd 3.4 (label lease-real): the same recipe code
+// the lease world runs, through the interfaces of real_clients.h. The
+// program starts one server of each on 127.0.0.1 (free ports, temporary
+// directories) and stops them at the end.
+//
+// Each correct recipe, with the leases the harness gives it (harness.cpp:
+// 300 ms for SET NX PX, 2 s for etcd), must exclude: 3 processes x 4
+// rounds, and the checkers of checkers.h find nothing. And the classic
+// lease failure must happen here too: a holder stalled past its lease (a
+// pause; for etcd, its keepalive helper suspended) still believes it holds
+// when the next process takes the lock; only a fenced resource refuses its
+// stale write.
+#include "real_clients.h"
+
+#include "zksim/lease/harness.h"
+#include "zksim/lease/locks.h"
+
+#include "etcd_server.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+
+namespace zksim::lease {
+// How googletest names a recipe in a failure.
+void PrintTo(const LeaseRecipe& r, std::ostream* os) { *os << r.name; }
+}  // namespace zksim::lease
+
+namespace zksim::lease::test {
+namespace {
+
+constexpr TimeMs kRedisTtlMs = 300;
+constexpr std::int64_t kEtcdTtlS = 2;
+constexpr TimeMs kThinkMs = 5;
+
+zksim::test::EtcdServer& etcd_server() {
+  static zksim::test::EtcdServer server;
+  return server;
+}
+
+class EtcdServerEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { ASSERT_TRUE(etcd_server().start()) << etcd_server().error(); }
+  void TearDown() override { etcd_server().stop(); }
+};
+
+// One run of a recipe: processes on one loop, each with its own client of
+// the recipe's server, and the record the checkers read, kept as the
+// harness keeps it (harness.cpp): holds in loop time, the resource's
+// accepted writes (a fenced resource refuses a token lower than one it has
+// seen).
+class RealRun {
+ public:
+  // `name`: the lock's key (Redis) or prefix (etcd), unique in the program.
+  RealRun(const LeaseRecipe& recipe, std::string name) : recipe_(recipe), name_(std::move(name)) {}
+
+  int add_process() {
+    const int p = static_cast<int>(processes_.size());
+    processes_.push_back(std::make_unique<RealProcess>(loop_, fmt::format("p{}", p)));
+    if (recipe_.etcd) {
+      etcd_.push_back(std::make_unique<RealEtcd>(*processes_.back(), etcd_server().endpoint()));
+    } else {
+      redis_.push_back(std::make_unique<RealRedis>(*processes_.back(), redis::redis_server().port()));
+    }
+    return p;
+  }
+  RealProcess& process(int p) { return *processes_.at(p); }
+  void spawn(int p, Task<> task) { loop_.spawn(process(p), std::move(task), /*helper=*/false); }
+  bool run(TimeMs limit_ms) { return loop_.run(limit_ms); }
+
+  std::unique_ptr<LeaseLock> lock(int p) {
+    if (recipe_.etcd) return make_etcd_mutex(process(p), *etcd_.at(p), {.prefix = "/" + name_, .ttl_s = kEtcdTtlS});
+    return make_set_nx_lock(process(p), *redis_.at(p), {.key = name_, .ttl_ms = kRedisTtlMs, .fenced = recipe_.fenced});
+  }
+
+  int begin_hold(int p, int round) {
+    holds_.push_back({.process = p, .number = round, .start = loop_.now(), .grounded = process(p).last_heard()});
+    process(p).note(fmt::format("holds (hold {})", holds_.size() - 1));
+    return static_cast<int>(holds_.size()) - 1;
+  }
+  void write(int h, std::int64_t token) {
+    if (recipe_.fenced) {
+      if (token < max_token_) {
+        process(holds_[h].process).note(fmt::format("resource refuses token {}", token));
+        ++refused_;
+        return;
+      }
+      max_token_ = token;
+    }
+    writes_.push_back(h);
+  }
+  void end_hold(int h) {
+    holds_[h].end = loop_.now();
+    process(holds_[h].process).note("releases");
+  }
+
+  // After the run, the holds with what the servers knew: the lease each
+  // was acquired under (its process's latest lease begun by then) and whether a pause
+  // of its process spanned that lease's end, as the harness judges them.
+  const std::vector<LeaseHold>& holds() {
+    for (const auto& e : etcd_) e->settle_leases();
+    for (LeaseHold& h : holds_) {
+      for (const LeaseSpan& s : process(h.process).leases()) {
+        if (s.start <= h.start) h.lease_end = s.end;
+      }
+      for (const auto& [from, to] : process(h.process).pauses()) {
+        h.paused_as_lease_ended |= from <= h.lease_end && h.lease_end < to && from < h.start;
+      }
+    }
+    return holds_;
+  }
+  const std::vector<int>& writes() const { return writes_; }
+  int refused() const { return refused_; }
+
+  // Every process's trace, merged in time order.
+  std::string trace() const {
+    std::vector<std::string> lines;
+    for (const auto& p : processes_) lines.insert(lines.end(), p->trace().begin(), p->trace().end());
+    std::ranges::stable_sort(lines, {}, [](const std::string& l) { return std::stoll(l); });
+    std::string out;
+    for (const std::string& l : lines) out += l + "\n";
+    return out;
+  }
+
+ private:
+  const LeaseRecipe& recipe_;
+  std::string name_;
+  std::vector<std::unique_ptr<RealProcess>> processes_;
+  std::vector<std::unique_ptr<RealRedis>> redis_;
+  std::vector<std::unique_ptr<RealEtcd>> etcd_;
+  std::vector<LeaseHold> holds_;
+  std::vector<int> writes_;
+  std::int64_t max_token_ = 0;
+  int refused_ = 0;
+  // Last, so destroyed first: the tasks it still holds refer to the above.
+  Loop loop_;
+};
+
+std::string message_of(const std::optional<LeaseViolation>& v) {
+  return v ? v->property + ": " + v->message : std::string("none");
+}
+
+// The harness's client loop without its nemesis: acquire, write, hold,
+// write, release, think.
+Task<> client(RealRun& run, int p, int rounds, TimeMs hold_ms) {
+  std::unique_ptr<LeaseLock> lock = run.lock(p);
+  RealProcess& self = run.process(p);
+  for (int round = 0; round < rounds; ++round) {
+    const std::optional<std::int64_t> token = co_await lock->acquire();
+    if (!token) {
+      self.note("acquire gave up");
+      continue;
+    }
+    const int h = run.begin_hold(p, round);
+    run.write(h, *token);
+    co_await self.sleep(hold_ms);
+    run.write(h, *token);
+    run.end_hold(h);
+    co_await lock->release();
+    co_await self.sleep(kThinkMs);
+  }
+}
+
+// p0 of the classic failure: it takes the lock, writes, stalls for
+// `stall_ms` (longer than its lease), writes again as if it still held.
+Task<> stalled_holder(RealRun& run, bool etcd, TimeMs stall_ms) {
+  std::unique_ptr<LeaseLock> lock = run.lock(0);
+  RealProcess& self = run.process(0);
+  const std::optional<std::int64_t> token = co_await lock->acquire();
+  if (!token) {
+    ADD_FAILURE() << "p0 did not get the lock";
+    co_return;
+  }
+  const int h = run.begin_hold(0, 0);
+  run.write(h, *token);
+  if (etcd) {
+    // Its work goes on (it sleeps through a long hold); its keepalives stop.
+    self.suspend_helpers(stall_ms);
+    co_await self.sleep(stall_ms);
+  } else {
+    // Stop the world: a GC pause, from the next suspension on.
+    self.pause(stall_ms);
+    co_await self.sleep(0);
+  }
+  run.write(h, *token);
+  run.end_hold(h);
+  co_await lock->release();
+}
+
+// p1 of the classic failure: once p0 holds, it asks for the lock and holds
+// it for `hold_ms` (within its own lease).
+Task<> next_holder(RealRun& run, TimeMs start_ms, TimeMs hold_ms) {
+  std::unique_ptr<LeaseLock> lock = run.lock(1);
+  RealProcess& self = run.process(1);
+  co_await self.sleep(start_ms);
+  const std::optional<std::int64_t> token = co_await lock->acquire();
+  if (!token) {
+    ADD_FAILURE() << "p1 did not get the lock";
+    co_return;
+  }
+  const int h = run.begin_hold(1, 0);
+  run.write(h, *token);
+  co_await self.sleep(hold_ms);
+  run.write(h, *token);
+  run.end_hold(h);
+  co_await lock->release();
+}
+
+std::vector<LeaseRecipe> correct_recipes() {
+  std::vector<LeaseRecipe> out;
+  for (const LeaseRecipe& r : lease_recipes()) {
+    if (r.breaks.empty()) out.push_back(r);
+  }
+  return out;
+}
+
+std::string identifier(std::string s) {
+  std::ranges::replace_if(s, [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return s;
+}
+
+class CorrectLeaseLock : public ::testing::TestWithParam<LeaseRecipe> {
+ protected:
+  // The lock's name: the test's, so that no run meets another's keys.
+  static std::string lock_name() {
+    const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info();
+    return identifier(fmt::format("{}.{}", t->test_suite_name(), t->name()));
+  }
+};
+
+TEST_P(CorrectLeaseLock, ExcludesOnTheRealServer) {
+  const LeaseRecipe& recipe = GetParam();
+  constexpr int kProcesses = 3, kRounds = 4;
+  // A tenth of the lease: no hold outlives its lease.
+  const TimeMs hold_ms = recipe.etcd ? kEtcdTtlS * 100 : kRedisTtlMs / 10;
+  RealRun run(recipe, lock_name());
+  for (int i = 0; i < kProcesses; ++i) {
+    const int p = run.add_process();
+    run.spawn(p, client(run, p, kRounds, hold_ms));
+  }
+  ASSERT_TRUE(run.run(20'000)) << "the clients had not finished by 20 s\n" << run.trace();
+  const std::vector<LeaseHold>& holds = run.holds();
+  EXPECT_EQ(holds.size(), std::size_t{kProcesses * kRounds}) << run.trace();
+  const auto belief = check_belief_exclusion(holds);
+  const auto resource = check_resource_exclusion(holds, run.writes());
+  EXPECT_FALSE(belief) << message_of(belief) << "\n" << run.trace();
+  EXPECT_FALSE(resource) << message_of(resource) << "\n" << run.trace();
+  EXPECT_EQ(run.refused(), 0) << run.trace();
+}
+
+TEST_P(CorrectLeaseLock, AHolderStalledPastItsLeaseStillBelievesItHoldsWhenTheNextTakesTheLock) {
+  const LeaseRecipe& recipe = GetParam();
+  // Stalls of more than the lease, with room for etcd's lessor, which
+  // revokes an expired lease up to 500 ms after its deadline.
+  const TimeMs stall_ms = recipe.etcd ? kEtcdTtlS * 1000 + 1500 : 2 * kRedisTtlMs;
+  const TimeMs next_hold_ms = recipe.etcd ? 300 : 100;
+  RealRun run(recipe, lock_name());
+  run.add_process();
+  run.add_process();
+  run.spawn(0, stalled_holder(run, recipe.etcd, stall_ms));
+  run.spawn(1, next_holder(run, /*start_ms=*/50, next_hold_ms));
+  ASSERT_TRUE(run.run(15'000)) << run.trace();
+  const std::vector<LeaseHold>& holds = run.holds();
+  ASSERT_EQ(holds.size(), 2u) << run.trace();
+  const LeaseHold& stale = holds[0];
+  const LeaseHold& next = holds[1];
+  ASSERT_EQ(stale.process, 0) << run.trace();
+  // The classic failure: p1 took the lock while p0 still believed it held
+  // it, once p0's lease had ended (the server kept its word), and p0 had
+  // heard from the server while its lease lasted: belief-exclusion excuses it.
+  EXPECT_LT(next.start, stale.end) << run.trace();
+  EXPECT_LE(stale.lease_end, next.start) << run.trace();
+  EXPECT_LE(stale.grounded, stale.lease_end) << run.trace();
+  const auto belief = check_belief_exclusion(holds);
+  EXPECT_FALSE(belief) << message_of(belief) << "\n" << run.trace();
+  // Only fencing keeps the stale write out.
+  const auto resource = check_resource_exclusion(holds, run.writes());
+  if (recipe.fenced) {
+    EXPECT_EQ(run.refused(), 1) << run.trace();
+    EXPECT_EQ(run.writes(), (std::vector<int>{0, 1, 1})) << run.trace();
+    EXPECT_FALSE(resource) << message_of(resource) << "\n" << run.trace();
+  } else {
+    EXPECT_EQ(run.writes(), (std::vector<int>{0, 1, 1, 0})) << run.trace();
+    EXPECT_TRUE(resource) << run.trace();
+  }
+  std::cout << fmt::format(
+      "[ measured ] p0's lease ended at {} ms; p1 held from {} ms ({} ms later) to {} ms; p0 believed it held "
+      "from {} to {} ms\n",
+      stale.lease_end, next.start, next.start - stale.lease_end, next.end, stale.start, stale.end);
+}
+
+INSTANTIATE_TEST_SUITE_P(Recipes, CorrectLeaseLock, ::testing::ValuesIn(correct_recipes()),
+                         [](const ::testing::TestParamInfo<LeaseRecipe>& info) { return identifier(info.param.name); });
+
+}  // namespace
+}  // namespace zksim::lease::test
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  ::testing::AddGlobalTestEnvironment(new zksim::redis::RedisServerEnvironment);
+  ::testing::AddGlobalTestEnvironment(new zksim::lease::test::EtcdServerEnvironment);
+  const int rc = RUN_ALL_TESTS();
+  curl_global_cleanup();
+  return rc;
+}
