@@ -103,7 +103,10 @@ class Harness {
     out.holds = static_cast<int>(holds_.size());
     out.faults = faults_;
     out.trace_hash = world_.trace().hash();
-    out.trace = world_.trace().render();
+    for (const TraceEvent& e : world_.trace().events()) {
+      out.trace += fmt::format("t={:<6} {:<3} {}\n", e.time, e.client < 0 ? std::string("-") : fmt::format("p{}", e.client),
+                               e.detail);
+    }
     return out;
   }
 

@@ -84,9 +84,13 @@ TEST(Cli, ListNamesRecipesPropertiesAndFaultClassesOneALine) {
   ASSERT_EQ(j.status, 0);
   nlohmann::json doc = parse_json(j.out);
   ASSERT_TRUE(doc.is_object());
-  // Text and JSON list the same things: one line per recipe, property, class, strategy and flavour.
+  // Text and JSON list the same things: one line per recipe, property, class, strategy, flavour,
+  // lease lock and lease fault class.
   EXPECT_EQ(lines(r.out), static_cast<int>(doc["recipes"].size() + doc["properties"].size() + doc["fault_classes"].size() +
-                                           doc["strategies"].size() + doc["clients"].size()));
+                                           doc["strategies"].size() + doc["clients"].size() +
+                                           doc["lease_recipes"].size() + doc["lease_fault_classes"].size()));
+  EXPECT_NE(r.out.find("lease-recipe redlock redis\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("lease-fault-class clock-jump\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("client kazoo: "), std::string::npos);
   EXPECT_EQ(doc["fault_classes"].size(), 14u);  // six on requests, three on time, five of the ensemble
   int flawed = 0;

@@ -1,8 +1,10 @@
 // zksim list: the recipes (correct and flawed), the properties, the fault
-// classes, the search strategies and the client flavours, one line each.
+// classes, the search strategies, the client flavours and the lease locks,
+// one line each.
 #include "campaign.h"
 #include "commands.h"
 #include "common.h"
+#include "lease_table.h"
 #include "zksim/scenarios/recipe.h"
 #include "zksim/scenarios/workload.h"
 
@@ -18,11 +20,12 @@ CommandSpec list_spec() {
   return CommandSpec{
       .name = "list",
       .summary = "list the recipes (correct and flawed), the properties, the fault classes, the search strategies and the client flavours",
-      .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], property_summaries: {...}, fault_classes: [...], strategies: [...], clients: [...]}; a recipe's family, summary and origin (zksim, or its plugin's file) are there too"}},
+      .options = {{"--json", "", "print JSON: {recipes: [...], properties: [...], property_summaries: {...}, fault_classes: [...], strategies: [...], clients: [...], lease_recipes: [...], lease_fault_classes: [...]}; a recipe's family, summary and origin (zksim, or its plugin's file) are there too"}},
       .details = "Lines: 'recipe NAME correct|flawed checks PROPERTY,...' (a flawed one adds the property\n"
                  "it breaks and the nemesis, clients and workload that show it), 'property NAME', 'fault-class NAME',\n"
                  "'strategy NAME' (explore --strategy; see 'zksim explore --help'), 'client NAME: summary'\n"
-                 "(the client flavours: --client, and 'client' in scenario files)."};
+                 "(the client flavours: --client, and 'client' in scenario files), 'lease-recipe NAME redis|etcd\n"
+                 "[fenced] [breaks PROPERTY]' and 'lease-fault-class NAME' (the lease locks: docs/lease.md)."};
 }
 
 int list_main(const Args& args) {
@@ -64,6 +67,17 @@ int list_main(const Args& args) {
     text += fmt::format("client {}: {}; listeners hear {}\n", r.name, r.summary, fmt::join(r.state_names, ", "));
     clients.push_back(json{{"name", r.name}, {"summary", r.summary}, {"states", r.state_names}});
   }
+  json lease_recipes = json::array();
+  for (const lease::LeaseRecipe& r : lease::lease_recipes()) {
+    text += fmt::format("lease-recipe {} {}{}{}\n", r.name, r.etcd ? "etcd" : "redis", r.fenced ? " fenced" : "",
+                        r.breaks.empty() ? "" : " breaks " + r.breaks);
+    lease_recipes.push_back(json{{"name", r.name}, {"system", r.etcd ? "etcd" : "redis"}, {"redis_nodes", r.etcd ? 0 : r.redis_nodes},
+                                 {"fenced", r.fenced}, {"renews", r.renews}, {"flawed", !r.breaks.empty()},
+                                 {"breaks", r.breaks}});
+  }
+  std::vector<std::string> lease_faults = lease_fault_configs();
+  lease_faults.erase(lease_faults.begin());  // "none"
+  for (const std::string& f : lease_faults) text += fmt::format("lease-fault-class {}\n", f);
   json summaries = json::object();
   for (int i = 0; i < scenarios::kProperties; ++i) {
     const auto p = static_cast<scenarios::Property>(i);
@@ -75,7 +89,9 @@ int list_main(const Args& args) {
                     {"property_summaries", summaries},
                     {"fault_classes", fault_class_names()},
                     {"strategies", scenarios::strategy_names()},
-                    {"clients", clients}});
+                    {"clients", clients},
+                    {"lease_recipes", lease_recipes},
+                    {"lease_fault_classes", lease_faults}});
   } else {
     std::fputs(text.c_str(), stdout);
   }

@@ -3,6 +3,7 @@
 #include "campaign_json.h"
 #include "commands.h"
 #include "common.h"
+#include "lease_table.h"
 #include "matrix.h"
 #include "progress.h"
 #include "workers.h"
@@ -20,8 +21,8 @@ CommandSpec matrix_spec() {
       .summary = "the verdict matrix: every recipe x every property, under every fault class",
       .options =
           {{"--budget", "RUNS", "runs per recipe and fault config (default 300)"},
-           {"--recipes", "NAME,...", "only these recipes (default: all, see 'zksim list')"},
-           {"--faults", "LIST", "fault configs, 'none' and/or classes (default: none and every class)"},
+           {"--recipes", "NAME,...", "only these recipes, ZooKeeper's and the lease locks (default: all, see 'zksim list')"},
+           {"--faults", "LIST", "fault configs, 'none' and/or classes, ZooKeeper's and the lease locks' (default: none and every class)"},
            {"--seed", "S", "run i of each campaign is seeded with S + i (default 1)"},
            {"--clients", "N", "clients per run (default 4)"},
            {"--client", "FLAVOURS", "the client library the clients behave like: c, curator, kazoo, a list (c,curator,kazoo: client i takes the (i mod n)th), or any (the default: each run draws them, all c, all curator, all kazoo, or the three in turn; a flawed recipe under its own nemesis keeps the one that exposes it)"},
@@ -42,38 +43,58 @@ CommandSpec matrix_spec() {
           "A cell is 'ok' when the property held in every run,\n"
           "'Xn' when a run violated it (note n names the shrunk scenario file and the command\n"
           "that replays it), '.' when the recipe does not check it.\n"
-          "Exit status: 0 when every correct recipe holds every property and every flawed recipe\n"
-          "is caught by the property it is known to break; 1 otherwise; 2 bad input."};
+          "Then the lease locks (Redis, etcd; docs/lease.md): each under no faults and each lease fault\n"
+          "class, --budget seeded runs; a cell lists the properties lost, known for the kind of\n"
+          "lock (lower case) or findings (upper case). 'zksim lease' replays a cell's run.\n"
+          "Exit status: 0 when every correct recipe holds every property, every correct lease lock\n"
+          "loses only what its kind cannot keep, and every flawed recipe is caught by the property\n"
+          "it is known to break; 1 otherwise; 2 bad input."};
 }
 
 namespace {
 
-MatrixOptions options_from(const Args& a) {
+// The matrix's options, and the lease table's from the same arguments: a
+// name in --recipes or --faults is ZooKeeper's, the lease locks', or both
+// ("none", "pause").
+MatrixOptions options_from(const Args& a, LeaseTableOptions& lease_options) {
   MatrixOptions o;
   const auto& all = scenarios::recipe_names();
+  std::vector<std::string> lease_all;
+  for (const lease::LeaseRecipe& r : lease::lease_recipes()) lease_all.push_back(r.name);
+  const auto known = [](const std::vector<std::string>& names, const std::string& n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
   if (a.has("--recipes")) {
     const std::vector<std::string> wanted = split(a.text("--recipes", ""));
     for (const std::string& w : wanted) {
-      if (std::find(all.begin(), all.end(), w) == all.end()) {
-        throw UsageError(fmt::format("zksim matrix --recipes: unknown recipe '{}' (known: {})", w, fmt::join(all, ", ")));
+      if (!known(all, w) && !known(lease_all, w)) {
+        throw UsageError(fmt::format("zksim matrix --recipes: unknown recipe '{}' (known: {}, {})", w, fmt::join(all, ", "),
+                                     fmt::join(lease_all, ", ")));
       }
     }
     for (const std::string& r : all) {
-      if (std::find(wanted.begin(), wanted.end(), r) != wanted.end()) o.recipes.push_back(r);
+      if (known(wanted, r)) o.recipes.push_back(r);
+    }
+    for (const std::string& r : lease_all) {
+      if (known(wanted, r)) lease_options.recipes.push_back(r);
     }
   } else {
     o.recipes = all;
+    lease_options.recipes = lease_all;
   }
   std::vector<std::string> faults{"none"};
   for (const std::string& k : fault_class_names()) faults.push_back(k);
+  std::vector<std::string> lease_faults = lease_fault_configs();
   if (a.has("--faults")) {
     const std::vector<std::string> wanted = split(a.text("--faults", ""));
     for (const std::string& w : wanted) {
-      if (w != "none") parse_fault_classes("zksim matrix --faults", w);
+      if (w != "none" && !known(lease_faults, w)) parse_fault_classes("zksim matrix --faults", w);
     }
-    std::erase_if(faults, [&](const std::string& f) { return std::find(wanted.begin(), wanted.end(), f) == wanted.end(); });
+    std::erase_if(faults, [&](const std::string& f) { return !known(wanted, f); });
+    std::erase_if(lease_faults, [&](const std::string& f) { return !known(wanted, f); });
   }
   o.faults = faults;
+  lease_options.faults = lease_faults;
   o.runs = a.integer("--budget", 300, 1, 100'000'000);
   o.seed = a.unsigned64("--seed", 1);
   o.clients = static_cast<int>(a.integer("--clients", 4, 1, 100));
@@ -81,6 +102,8 @@ MatrixOptions options_from(const Args& a) {
   o.clients_of = parse_clients("zksim matrix --client", a.text("--client", "any"));
   o.varied = a.flag("--varied");
   o.servers = static_cast<int>(a.integer("--servers", 1, 1, 9));
+  lease_options.runs = o.runs;
+  lease_options.seed = o.seed;
   return o;
 }
 
@@ -103,7 +126,8 @@ void explore_all(std::vector<MatrixCampaign>& campaigns, const Shard& shard,
 }  // namespace
 
 int matrix_main(const Args& args) {
-  const MatrixOptions o = options_from(args);
+  LeaseTableOptions lease_options;
+  const MatrixOptions o = options_from(args, lease_options);
   const Shard shard = args.has("--shard") ? parse_shard("zksim matrix --shard", args.text("--shard", "")) : Shard{};
   const int jobs = static_cast<int>(args.integer("--jobs", 1, 1, 64));
   const int shrink_runs = static_cast<int>(args.integer("--shrink-runs", 500, 0, 1'000'000));
@@ -117,7 +141,7 @@ int matrix_main(const Args& args) {
     nlohmann::json results = nlohmann::json::array();
     for (const MatrixCampaign& c : campaigns) results.push_back(result_json(c.result));
     emit_worker_line("result", results);
-    return 0;
+    return 0;  // the lease table runs in the parent
   }
 
   check_output_dir("zksim matrix --out", out_dir);
@@ -144,13 +168,22 @@ int matrix_main(const Args& args) {
   for (const MatrixCampaign& c : campaigns) merge_into(all, c.result);
   line.show("matrix: shrinking violations", all.runs, all.probes_reached(), all.violating_runs);
   const Matrix m = verdicts(o, campaigns, out_dir, shrink_runs);
+  line.show("matrix: the lease locks", all.runs, all.probes_reached(), all.violating_runs);
+  const LeaseTable lease = lease_table(lease_options);
   line.clear();
+  const bool zookeeper = !o.recipes.empty() && !o.faults.empty();
+  const bool leases = !lease_options.recipes.empty() && !lease_options.faults.empty();
   if (args.flag("--json")) {
-    print_json(matrix_json(m, campaigns));
+    nlohmann::json j = zookeeper ? matrix_json(m, campaigns) : nlohmann::json::object();
+    if (leases) j["lease"] = lease_table_json(lease);
+    j["ok"] = m.ok() && lease.ok();
+    print_json(j);
   } else {
-    std::fputs(matrix_text(m).c_str(), stdout);
+    if (zookeeper) std::fputs(matrix_text(m).c_str(), stdout);
+    if (zookeeper && leases) std::fputs("\n", stdout);
+    if (leases) std::fputs(lease_table_text(lease).c_str(), stdout);
   }
-  return m.ok() ? 0 : 1;
+  return m.ok() && lease.ok() ? 0 : 1;
 }
 
 }  // namespace zksim::cli

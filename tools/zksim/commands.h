@@ -30,13 +30,15 @@ CommandSpec matrix_spec();
 int matrix_main(const Args& args);
 CommandSpec serve_spec();
 int serve_main(const Args& args);
+CommandSpec lease_spec();
+int lease_main(const Args& args);
 
 // In the order `zksim --help` lists them.
 inline const std::vector<Command>& commands() {
   static const std::vector<Command> all{
       {matrix_spec, matrix_main},   {run_spec, run_main},           {explore_spec, explore_main},
       {merge_spec, merge_main},     {replay_spec, replay_main},     {timeline_spec, timeline_main},
-      {list_spec, list_main},       {serve_spec, serve_main}};
+      {list_spec, list_main},       {serve_spec, serve_main},       {lease_spec, lease_main}};
   return all;
 }
 

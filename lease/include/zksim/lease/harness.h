@@ -86,7 +86,7 @@ struct LeaseRun {
   int holds = 0;          // acquires that succeeded
   int faults = 0;         // strikes
   std::uint64_t trace_hash = 0;
-  std::string trace;      // rendered, one line per event
+  std::string trace;      // one line per event: "t=12     p1  -> redis0 SET lock p1:1 NX PX 300"
 };
 
 // REQUIRES: find_lease_recipe(w.recipe).

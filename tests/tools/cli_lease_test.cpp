@@ -1,0 +1,69 @@
+// The lease locks on the command line: the matrix's lease table and
+// `zksim lease`, which replays one of its cells.
+#include "cli.h"
+
+#include <gtest/gtest.h>
+
+namespace zksim::cli_test {
+namespace {
+
+std::string lease_recipes() {
+  std::string out;
+  const nlohmann::json list = parse_json(zksim({"list", "--json"}).out);
+  for (const auto& r : list["lease_recipes"]) {
+    out += (out.empty() ? "" : ",") + r["name"].get<std::string>();
+  }
+  return out;
+}
+
+TEST(CliLease, TheMatrixHasARowPerLeaseLockAndExitsAsItsRowsSay) {
+  Ran r = zksim({"matrix", "--recipes", lease_recipes(), "--budget", runs(40)});
+  ASSERT_NE(r.status, 2) << r.err;
+  bool all_ok = true;
+  const nlohmann::json list = parse_json(zksim({"list", "--json"}).out);
+  for (const auto& recipe : list["lease_recipes"]) {
+    const std::string name = recipe["name"];
+    const auto row = r.out.find("\n" + name + " ");
+    ASSERT_NE(row, std::string::npos) << name << " has no row\n" << r.out;
+    const std::string line = r.out.substr(row + 1, r.out.find('\n', row + 1) - row - 1);
+    if (recipe["flawed"].get<bool>()) {
+      EXPECT_TRUE(line.ends_with("caught (" + recipe["breaks"].get<std::string>() + ")")) << line;
+      all_ok = all_ok && line.ends_with(")");
+    } else {
+      EXPECT_EQ(line.find("VIOLATED"), std::string::npos) << line;
+    }
+  }
+  EXPECT_EQ(r.status, all_ok ? 0 : 1) << r.out;
+  EXPECT_NE(r.out.find("lease summary: "), std::string::npos) << r.out;
+}
+
+TEST(CliLease, AnUnfencedLockLosesTheResourceUnderPausesAndItsFencedTwinDoesNot) {
+  Ran r = zksim({"matrix", "--recipes", "etcd-mutex,etcd-mutex-fenced", "--faults", "pause", "--budget", runs(60)});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("\netcd-mutex         r      safe only with fencing\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\netcd-mutex-fenced  ok     fenced: safe\n"), std::string::npos) << r.out;
+}
+
+TEST(CliLease, ACellReplaysWithItsTraceAndVerdict) {
+  Ran r = zksim({"lease", "--recipe", "flawed/redis-del-unlock", "--faults", "lost-reply", "--seed", "1"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("LOST belief-exclusion: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-> redis0 DEL lock"), std::string::npos) << r.out;
+  Ran again = zksim({"lease", "--recipe", "flawed/redis-del-unlock", "--faults", "lost-reply", "--seed", "1"});
+  EXPECT_EQ(again.out, r.out);
+  Ran ok = zksim({"lease", "--recipe", "etcd-mutex-fenced", "--faults", "pause", "--seed", "1"});
+  EXPECT_EQ(ok.status, 0) << ok.out;
+}
+
+TEST(CliLease, BadInputIsOneLineAndExit2) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"lease"}, {"lease", "--recipe", "lock"}, {"lease", "--recipe", "redlock", "--faults", "partition"},
+        {"lease", "--recipe", "redlock", "--seed", "x"}, {"matrix", "--recipes", "redlock,nope"}}) {
+    Ran r = zksim(args);
+    EXPECT_EQ(r.status, 2) << args[1] << ": " << r.out;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace zksim::cli_test
