@@ -23,9 +23,11 @@ const std::vector<LeaseRecipe>& lease_recipes() {
       {.name = "redlock", .redis_nodes = 5},
       {.name = "etcd-mutex", .etcd = true, .renews = true},
       {.name = "etcd-mutex-fenced", .etcd = true, .fenced = true, .renews = true},
-      {.name = "flawed/redis-del-unlock", .breaks = "belief-exclusion"},
-      {.name = "flawed/redisson-watchdog-stops", .renews = true, .breaks = "lease-kept"},
-      {.name = "flawed/etcd-mutex-no-owner-check", .etcd = true, .renews = true, .breaks = "belief-exclusion"},
+      {.name = "flawed/redis-del-unlock", .breaks = "belief-exclusion", .exposed_by = LeaseFault::LostReply},
+      {.name = "flawed/redisson-watchdog-stops", .renews = true, .breaks = "lease-kept",
+       .exposed_by = LeaseFault::LostReply},
+      {.name = "flawed/etcd-mutex-no-owner-check", .etcd = true, .renews = true, .breaks = "belief-exclusion",
+       .exposed_by = LeaseFault::KeepAliveLoss},
   };
   return all;
 }

@@ -172,8 +172,15 @@ void RealProcess::pause(TimeMs ms) {
 }
 
 void RealProcess::suspend_helpers(TimeMs ms) {
+  const TimeMs now = loop_.now();
   helpers_until_ = std::max(helpers_until_, Loop::Clock::now() + milliseconds(ms));
+  suspensions_.emplace_back(now, now + ms);
   note(fmt::format("fault: helpers suspended for {} ms", ms));
+}
+
+bool RealProcess::cut_off(TimeMs from, TimeMs to) const {
+  const auto within = [&](const std::pair<TimeMs, TimeMs>& s) { return s.first <= to && s.second > from; };
+  return std::ranges::any_of(pauses_, within) || std::ranges::any_of(suspensions_, within);
 }
 
 // --- RealRedis ---

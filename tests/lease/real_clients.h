@@ -129,6 +129,9 @@ class RealProcess final : public Process {
   }
   // The pauses so far, as [start, end) in loop time.
   const std::vector<std::pair<TimeMs, TimeMs>>& pauses() const { return pauses_; }
+  // Whether a pause or a suspension of its helpers struck the process at
+  // some time in [from, to] (LeaseHold.cut_off).
+  bool cut_off(TimeMs from, TimeMs to) const;
 
   // For the checkers (LeaseHold.grounded, lease_end): the loop time of the
   // last reply or watch event the process received, -1 before any; its
@@ -146,6 +149,7 @@ class RealProcess final : public Process {
   Loop::Clock::time_point paused_until_{};
   Loop::Clock::time_point helpers_until_{};
   std::vector<std::pair<TimeMs, TimeMs>> pauses_;
+  std::vector<std::pair<TimeMs, TimeMs>> suspensions_;  // of the helpers
   TimeMs last_heard_ = -1;
   std::vector<LeaseSpan> leases_;
   std::vector<std::string> trace_;

@@ -107,7 +107,7 @@ std::string verdict(const LeaseRow& row, const std::vector<std::string>& faults)
     }
   }
   std::string out = outlived ? "safe only with fencing" : row.recipe->fenced ? "fenced: safe" : "holds";
-  if (state_lost) out += ", not when a node loses its state";
+  if (state_lost) out += "; not when a node loses its state";
   return out;
 }
 

@@ -26,18 +26,6 @@
 
 namespace zksim::lease {
 
-struct LeaseRecipe {
-  std::string name;
-  bool etcd = false;      // else Redis
-  int redis_nodes = 1;    // independent Redis nodes (RedLock: 5)
-  bool fenced = false;    // the resource checks its tokens
-  bool renews = false;    // it renews its lease while held (a watchdog, keepalives)
-  std::string breaks;     // a flawed recipe: the property it breaks; else ""
-};
-const std::vector<LeaseRecipe>& lease_recipes();
-// nullptr when there is no such recipe.
-const LeaseRecipe* find_lease_recipe(const std::string& name);
-
 // The nemesis's fault classes; each strikes a process at a strike point
 // (before an acquire, once it holds, before a release) with the workload's
 // rate:
@@ -53,6 +41,19 @@ const LeaseRecipe* find_lease_recipe(const std::string& name);
 enum class LeaseFault : std::uint8_t { Pause, KeepAliveLoss, LostReply, LostMessage, Restart, ClockJump };
 inline constexpr LeaseFault kLeaseFaults[] = {LeaseFault::Pause,       LeaseFault::KeepAliveLoss, LeaseFault::LostReply,
                                               LeaseFault::LostMessage, LeaseFault::Restart,       LeaseFault::ClockJump};
+struct LeaseRecipe {
+  std::string name;
+  bool etcd = false;      // else Redis
+  int redis_nodes = 1;    // independent Redis nodes (RedLock: 5)
+  bool fenced = false;    // the resource checks its tokens
+  bool renews = false;    // it renews its lease while held (a watchdog, keepalives)
+  std::string breaks;     // a flawed recipe: the property it breaks; else ""
+  LeaseFault exposed_by = LeaseFault::Pause;  // a flawed recipe: the fault class that shows its flaw
+};
+const std::vector<LeaseRecipe>& lease_recipes();
+// nullptr when there is no such recipe.
+const LeaseRecipe* find_lease_recipe(const std::string& name);
+
 const char* lease_fault_name(LeaseFault f);
 
 // Whether fault `f` can strike a run of `r` (restart and clock-jump strike
