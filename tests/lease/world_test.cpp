@@ -189,39 +189,25 @@ struct PubSub {
   }
 };
 
-TEST(LeaseWorld, AMessageReachesASubscriber) {
-  SeededDecisions d(12);
+// What p's subscriber got, when it subscribes after `subscribe_after` ms and
+// q publishes after `publish_after` ms, with `lost` messages to p lost.
+std::optional<std::string> pubsub_run(std::uint64_t seed, TimeMs subscribe_after, TimeMs publish_after, int lost) {
+  SeededDecisions d(seed);
   World w({.redis_nodes = 1}, d);
   const int p = w.add_process(), q = w.add_process();
   PubSub ps;
-  w.spawn(p, ps.subscriber(w, p));
-  w.spawn(q, ps.publisher(w, q, 20));
-  ASSERT_TRUE(w.run(1000));
-  EXPECT_EQ(ps.got, "hello");
+  w.spawn(q, ps.publisher(w, q, publish_after));
+  w.spawn(p, ps.subscriber(w, p, subscribe_after));
+  w.lose_messages(p, lost);
+  EXPECT_TRUE(w.run(1000));
+  return ps.got;
 }
 
-TEST(LeaseWorld, AMessagePublishedBeforeTheSubscriptionNeverComes) {
-  SeededDecisions d(13);
-  World w({.redis_nodes = 1}, d);
-  const int p = w.add_process(), q = w.add_process();
-  PubSub ps;
-  w.spawn(q, ps.publisher(w, q, 0));
-  w.spawn(p, ps.subscriber(w, p, 5));
-  ASSERT_TRUE(w.run(1000));
-  EXPECT_FALSE(ps.got);
-}
+TEST(LeaseWorld, AMessageReachesASubscriber) { EXPECT_EQ(pubsub_run(12, 0, 20, 0), "hello"); }
 
-TEST(LeaseWorld, ALostMessageNeverComes) {
-  SeededDecisions d(14);
-  World w({.redis_nodes = 1}, d);
-  const int p = w.add_process(), q = w.add_process();
-  PubSub ps;
-  w.spawn(p, ps.subscriber(w, p));
-  w.spawn(q, ps.publisher(w, q, 20));
-  w.lose_messages(p, 1);
-  ASSERT_TRUE(w.run(1000));
-  EXPECT_FALSE(ps.got);
-}
+TEST(LeaseWorld, AMessagePublishedBeforeTheSubscriptionNeverComes) { EXPECT_FALSE(pubsub_run(13, 5, 0, 0)); }
+
+TEST(LeaseWorld, ALostMessageNeverComes) { EXPECT_FALSE(pubsub_run(14, 0, 20, 1)); }
 
 TEST(LeaseWorld, TheSameSeedGivesTheSameTrace) {
   const auto run = [](std::uint64_t seed) {
