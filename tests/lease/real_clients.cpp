@@ -162,7 +162,9 @@ TimeMs RealProcess::clock_ms() const {
   return std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-void RealProcess::note(std::string_view text) { trace_.push_back(fmt::format("{:>6} {} {}", loop_.now(), name_, text)); }
+void RealProcess::note(std::string_view text) {
+  trace_.push_back(fmt::format("{:>6} {} {}", loop_.now(), name_, text));
+}
 
 void RealProcess::pause(TimeMs ms) {
   const TimeMs now = loop_.now();

@@ -205,8 +205,8 @@ class RealEtcd final : public EtcdClient {
   void lease_ended(etcd::LeaseId id, TimeMs at);
 
   struct Lease {
-    std::size_t span;   // in process_.leases()
-    TimeMs deadline;    // as of the last grant or keepalive
+    std::size_t span;  // in process_.leases()
+    TimeMs deadline;   // as of the last grant or keepalive
   };
 
   RealProcess& process_;
