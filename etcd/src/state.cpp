@@ -301,11 +301,18 @@ EtcdState& EtcdState::operator=(const EtcdState& other) {
 EtcdState::EtcdState(EtcdState&&) noexcept = default;
 EtcdState& EtcdState::operator=(EtcdState&&) noexcept = default;
 
+namespace {
+// The lessor's last look at or before `t`, and its first at or after.
+TimeMs look_before(TimeMs t, TimeMs period) { return period > 0 ? t / period * period : t; }
+TimeMs look_after(TimeMs t, TimeMs period) { return period > 0 ? (t + period - 1) / period * period : t; }
+}  // namespace
+
 std::vector<LeaseId> EtcdState::advance_to(TimeMs now_ms) {
   detail::Store& s = *impl_;
   s.now_ms = std::max(s.now_ms, now_ms);
   std::vector<LeaseId> revoked;
-  while (!s.deadlines.empty() && s.deadlines.begin()->first <= s.now_ms) {
+  const TimeMs looked = look_before(s.now_ms, s.options.revoke_period_ms);
+  while (!s.deadlines.empty() && s.deadlines.begin()->first <= looked) {
     const LeaseId id = s.deadlines.begin()->second;
     s.revoke(id);
     revoked.push_back(id);
@@ -315,7 +322,7 @@ std::vector<LeaseId> EtcdState::advance_to(TimeMs now_ms) {
 
 std::optional<TimeMs> EtcdState::next_expiry_ms() const {
   if (impl_->deadlines.empty()) return std::nullopt;
-  return impl_->deadlines.begin()->first;
+  return look_after(impl_->deadlines.begin()->first, impl_->options.revoke_period_ms);
 }
 TimeMs EtcdState::now_ms() const { return impl_->now_ms; }
 std::int64_t EtcdState::revision() const { return impl_->revision; }
@@ -469,7 +476,7 @@ LeaseKeepAliveResponse EtcdState::lease_keep_alive(LeaseId id) {
   resp.header.revision = s.revision;
   resp.id = id;
   auto it = s.leases.find(id);
-  if (it == s.leases.end()) return resp;
+  if (it == s.leases.end() || it->second.deadline_ms <= s.now_ms) return resp;
   Lease& lease = it->second;
   s.deadlines.erase({lease.deadline_ms, id});
   lease.deadline_ms = s.now_ms + lease.ttl_s * 1000;

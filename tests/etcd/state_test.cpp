@@ -368,6 +368,26 @@ TEST_F(EtcdStateTest, LeaseExpiryAtTheDeadlineDeletesItsKeysInOneRevision) {
   EXPECT_FALSE(state.next_expiry_ms());
 }
 
+TEST_F(EtcdStateTest, ALeaseIsRevokedAtTheLessorsFirstLookAfterItsDeadline) {
+  state.advance_to(100);
+  const LeaseId lease = grant(2);
+  put("a", "v", lease);
+  EXPECT_TRUE(state.advance_to(2100).empty());  // expired, not yet revoked: its key is there
+  EXPECT_EQ(keys({.key = "a"}), std::vector<std::string>{"a"});
+  EXPECT_EQ(state.next_expiry_ms(), 2500);
+  EXPECT_TRUE(state.advance_to(2499).empty());
+  EXPECT_EQ(state.advance_to(2500), std::vector<LeaseId>{lease});
+  EXPECT_TRUE(keys({.key = "a"}).empty());
+}
+
+TEST_F(EtcdStateTest, AKeepAliveOfAnExpiredLeaseAwaitingRevocationAnswersTtl0AndDoesNotRenewIt) {
+  state.advance_to(100);
+  const LeaseId lease = grant(2);
+  state.advance_to(2200);
+  EXPECT_EQ(state.lease_keep_alive(lease).ttl, 0);
+  EXPECT_EQ(state.advance_to(2500), std::vector<LeaseId>{lease});
+}
+
 TEST_F(EtcdStateTest, LeaseKeepAliveResetsTheDeadlineToNowPlusTtl) {
   const LeaseId lease = grant(2);
   state.advance_to(1500);

@@ -122,7 +122,7 @@ TEST(LeaseLocks, PinnedRunsGiveTheirPinnedTraces) {
     std::uint64_t seed;
     std::uint64_t hash;
   };
-  for (const Pin& p : {Pin{"etcd-mutex", LeaseFault::KeepAliveLoss, 7, 0x4ad326791be290fbULL},
+  for (const Pin& p : {Pin{"etcd-mutex", LeaseFault::KeepAliveLoss, 7, 0x48ad667b343adadbULL},
                        Pin{"redlock", LeaseFault::Restart, 3, 0xb5f778d71f47097aULL},
                        Pin{"redisson-rlock", LeaseFault::LostMessage, 5, 0xcbcb1616ebc741afULL}}) {
     SeededDecisions d(p.seed);

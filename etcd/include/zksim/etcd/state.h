@@ -29,6 +29,12 @@ struct Options {
   std::int64_t min_lease_ttl_s = 2;
   // --max-txn-ops (128 by default).
   std::int64_t max_txn_ops = 128;
+  // etcd's lessor looks for expired leases every 500 ms (lessor.go, runLoop
+  // and revokeExpiredLeases): a lease is revoked at the first look at or
+  // after its deadline, up to half a second late, and until then it and its
+  // keys are still there. The looks fall at multiples of this period from
+  // time 0 (a real server's from its start). 0: revoked at the deadline.
+  TimeMs revoke_period_ms = 500;
 };
 
 class EtcdState {
@@ -42,12 +48,14 @@ class EtcdState {
   EtcdState& operator=(EtcdState&&) noexcept;
 
   // Moves the state's clock to `now_ms` (never back: an earlier time is
-  // ignored) and revokes every lease whose deadline has come, in order of
-  // deadline then id, each as etcd revokes one: its keys deleted in one
-  // revision (none if it has no keys). Returns the leases revoked.
+  // ignored) and revokes every lease whose deadline had come by the
+  // lessor's last look (Options::revoke_period_ms), in order of deadline
+  // then id, each as etcd revokes one: its keys deleted in one revision
+  // (none if it has no keys). Returns the leases revoked.
   // The host calls it before each request, and at next_expiry_ms().
   std::vector<LeaseId> advance_to(TimeMs now_ms);
-  // The earliest lease deadline, if any lease exists.
+  // When the next lease will be revoked (the lessor's first look at or
+  // after the earliest deadline), if any lease exists.
   std::optional<TimeMs> next_expiry_ms() const;
   TimeMs now_ms() const;
   // The store's revision: 1 when fresh, +1 for each write that changed a key.
@@ -70,7 +78,10 @@ class EtcdState {
   // API depends on its value but uniqueness, so a counter keeps runs equal).
   Result<LeaseGrantResponse> lease_grant(const LeaseGrantRequest& request);
   Result<LeaseRevokeResponse> lease_revoke(LeaseId id);
-  // Renews the lease to now + its TTL; an unknown lease answers TTL 0.
+  // Renews the lease to now + its TTL; an unknown lease answers TTL 0, and
+  // so does an expired one awaiting revocation, which it does not renew
+  // (etcd's Renew waits for that revocation, up to half a second, then
+  // answers not found; the model answers at once).
   LeaseKeepAliveResponse lease_keep_alive(LeaseId id);
   // An unknown lease answers TTL -1 (not an error, as etcd).
   LeaseTimeToLiveResponse lease_time_to_live(LeaseId id, bool keys) const;
