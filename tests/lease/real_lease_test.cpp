@@ -159,26 +159,51 @@ std::string message_of(const std::optional<LeaseViolation>& v) {
   return v ? v->property + ": " + v->message : std::string("none");
 }
 
+// A hold taken: its index in the run's holds, and its fencing token.
+struct Held {
+  int hold;
+  std::int64_t token;
+};
+
+// Process p takes `lock` in `round` and the run records the hold; nullopt
+// when the acquire gave up.
+Task<std::optional<Held>> take(RealRun& run, LeaseLock& lock, int p, int round) {
+  const TimeMs asked = run.process(p).loop().now();
+  const std::optional<std::int64_t> token = co_await lock.acquire();
+  if (!token) co_return std::nullopt;
+  co_return Held{run.begin_hold(p, round, asked), *token};
+}
+
+// One round of process p: take the lock, write, hold for `hold_ms`, write,
+// release. False when the acquire gave up.
+Task<bool> hold_round(RealRun& run, LeaseLock& lock, int p, int round, TimeMs hold_ms) {
+  const std::optional<Held> held = co_await take(run, lock, p, round);
+  if (!held) {
+    run.process(p).note("acquire gave up");
+    co_return false;
+  }
+  run.write(held->hold, held->token);
+  co_await run.process(p).sleep(hold_ms);
+  run.write(held->hold, held->token);
+  run.end_hold(held->hold);
+  run.released(held->hold, co_await lock.release());
+  co_return true;
+}
+
 // The harness's client loop without its nemesis: acquire, write, hold,
 // write, release, think.
 Task<> client(RealRun& run, int p, int rounds, TimeMs hold_ms) {
   std::unique_ptr<LeaseLock> lock = run.lock(p);
-  RealProcess& self = run.process(p);
   for (int round = 0; round < rounds; ++round) {
-    const TimeMs asked = self.loop().now();
-    const std::optional<std::int64_t> token = co_await lock->acquire();
-    if (!token) {
-      self.note("acquire gave up");
-      continue;
-    }
-    const int h = run.begin_hold(p, round, asked);
-    run.write(h, *token);
-    co_await self.sleep(hold_ms);
-    run.write(h, *token);
-    run.end_hold(h);
-    run.released(h, co_await lock->release());
-    co_await self.sleep(kThinkMs);
+    if (co_await hold_round(run, *lock, p, round, hold_ms)) co_await run.process(p).sleep(kThinkMs);
   }
+}
+
+// p0 takes the lock, first of all: a test failure when it cannot.
+Task<std::optional<Held>> first_take(RealRun& run, LeaseLock& lock) {
+  std::optional<Held> held = co_await take(run, lock, 0, 0);
+  if (!held) ADD_FAILURE() << "p0 did not get the lock";
+  co_return held;
 }
 
 // p0 of the classic failure: it takes the lock, writes, stalls for
@@ -186,14 +211,10 @@ Task<> client(RealRun& run, int p, int rounds, TimeMs hold_ms) {
 Task<> stalled_holder(RealRun& run, bool etcd, TimeMs stall_ms) {
   std::unique_ptr<LeaseLock> lock = run.lock(0);
   RealProcess& self = run.process(0);
-  const TimeMs asked = self.loop().now();
-  const std::optional<std::int64_t> token = co_await lock->acquire();
-  if (!token) {
-    ADD_FAILURE() << "p0 did not get the lock";
-    co_return;
-  }
-  const int h = run.begin_hold(0, 0, asked);
-  run.write(h, *token);
+  const std::optional<Held> held = co_await first_take(run, *lock);
+  if (!held) co_return;
+  const int h = held->hold;
+  run.write(h, held->token);
   if (etcd) {
     // Its work goes on (it sleeps through a long hold); its keepalives stop.
     self.suspend_helpers(stall_ms);
@@ -203,7 +224,7 @@ Task<> stalled_holder(RealRun& run, bool etcd, TimeMs stall_ms) {
     self.pause(stall_ms);
     co_await self.sleep(0);
   }
-  run.write(h, *token);
+  run.write(h, held->token);
   run.end_hold(h);
   run.released(h, co_await lock->release());
 }
@@ -216,18 +237,7 @@ Task<> hold_once(RealRun& run, int p, TimeMs start_ms, TimeMs hold_ms, bool keep
   RealProcess& self = run.process(p);
   co_await self.sleep(start_ms);
   if (!keepalives) self.suspend_helpers(60'000);
-  const TimeMs asked = self.loop().now();
-  const std::optional<std::int64_t> token = co_await lock->acquire();
-  if (!token) {
-    self.note("acquire gave up");
-    co_return;
-  }
-  const int h = run.begin_hold(p, 0, asked);
-  run.write(h, *token);
-  co_await self.sleep(hold_ms);
-  run.write(h, *token);
-  run.end_hold(h);
-  run.released(h, co_await lock->release());
+  co_await hold_round(run, *lock, p, 0, hold_ms);
 }
 
 // p0 of the revoke lag: it holds the lock until just after the deadline of
@@ -236,13 +246,9 @@ Task<> hold_once(RealRun& run, int p, TimeMs start_ms, TimeMs hold_ms, bool keep
 Task<> release_after_deadline_of_p1(RealRun& run) {
   std::unique_ptr<LeaseLock> lock = run.lock(0);
   RealProcess& self = run.process(0);
-  const TimeMs asked = self.loop().now();
-  const std::optional<std::int64_t> token = co_await lock->acquire();
-  if (!token) {
-    ADD_FAILURE() << "p0 did not get the lock";
-    co_return;
-  }
-  const int h = run.begin_hold(0, 0, asked);
+  const std::optional<Held> held = co_await first_take(run, *lock);
+  if (!held) co_return;
+  const int h = held->hold;
   while (run.process(1).leases().empty()) co_await self.sleep(5);
   const TimeMs deadline = run.process(1).leases().front().start + kEtcdTtlS * 1000;
   co_await self.sleep(deadline + 1 - self.loop().now());
