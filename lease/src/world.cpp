@@ -124,9 +124,6 @@ TimeMs World::last_heard(int p) const { return impl_->procs.at(p)->last_heard; }
 const std::vector<LeaseSpan>& World::leases(int p) const { return impl_->procs.at(p)->leases; }
 const std::vector<std::pair<TimeMs, TimeMs>>& World::pauses(int p) const { return impl_->procs.at(p)->pauses; }
 const std::vector<TimeMs>& World::losses(int p) const { return impl_->procs.at(p)->losses; }
-bool World::paused(int p) const { return impl_->procs.at(p)->paused_until > impl_->now; }
 Trace& World::trace() { return impl_->trace; }
-const redis::RedisState& World::redis_state(int node) const { return impl_->redis.at(node).state; }
-const etcd::EtcdState& World::etcd_state() const { return impl_->etcd; }
 
 }  // namespace zksim::lease

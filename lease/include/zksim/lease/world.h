@@ -102,15 +102,12 @@ class World {
   TimeMs last_heard(int p) const;
   // Process p's leases, in the order they began (see LeaseSpan).
   const std::vector<LeaseSpan>& leases(int p) const;
-  bool paused(int p) const;
   // Process p's pauses so far, as [start, end) in true time.
   const std::vector<std::pair<TimeMs, TimeMs>>& pauses(int p) const;
   // When replies and keepalives of process p were lost (true time).
   const std::vector<TimeMs>& losses(int p) const;
 
   Trace& trace();
-  const redis::RedisState& redis_state(int node) const;
-  const etcd::EtcdState& etcd_state() const;
 
   struct Impl;
 
