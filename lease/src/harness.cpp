@@ -77,7 +77,8 @@ class Harness {
         world_({.redis_nodes = r.etcd ? 0 : r.redis_nodes,
                 .etcd = r.etcd,
                 .call_timeout_ms = lease_ms(r) / 10,
-                .redis_lease_quorum = r.redis_nodes / 2 + 1},
+                .redis_lease_quorum = r.redis_nodes / 2 + 1,
+                .keep_trace = w.keep_trace},
                d) {
     if (!r.etcd) world_.set_redis_lease_observer(redis_lease());
   }

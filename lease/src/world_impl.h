@@ -73,7 +73,7 @@ struct World::Impl {
 
   Config cfg;
   DecisionSource& decisions;
-  Trace trace;
+  Trace trace{cfg.keep_trace};
   TimeMs now = 0;
   std::uint64_t next_seq = 0;
   std::uint64_t steps = 0;

@@ -101,7 +101,8 @@ TEST(LeaseLocks, EachFlawedLockIsCaughtByThePropertyItBreaks) {
 }
 
 TEST(LeaseLocks, ARunIsItsDecisions) {
-  const LeaseWorkload w = workload("etcd-mutex", kAll, 150);
+  LeaseWorkload w = workload("etcd-mutex", kAll, 150);
+  w.keep_trace = true;
   SeededDecisions seeded(7);
   RecordingDecisions rec(seeded);
   const LeaseRun a = run_lease(w, rec);

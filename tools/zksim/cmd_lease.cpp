@@ -38,7 +38,9 @@ int lease_main(const Args& args) {
                                  fmt::join(lease_fault_configs(), ", ")));
   }
   SeededDecisions d(args.unsigned64("--seed", 1));
-  const lease::LeaseRun run = lease::run_lease(lease_cell_workload(name, fault), d);
+  lease::LeaseWorkload w = lease_cell_workload(name, fault);
+  w.keep_trace = true;
+  const lease::LeaseRun run = lease::run_lease(w, d);
   std::fputs(run.trace.c_str(), stdout);
   const std::optional<lease::LeaseFault> f = lease_fault_of(fault);
   const std::vector<std::string> known = f ? lease::known_losses(*recipe, *f) : std::vector<std::string>{};

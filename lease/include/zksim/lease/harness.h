@@ -79,6 +79,9 @@ struct LeaseWorkload {
   std::vector<LeaseFault> faults;
   int fault_per_mille = 0;
   TimeMs limit_ms = 120'000;
+  // Render the run's trace into LeaseRun::trace (zksim lease, replays); a
+  // campaign needs only its hash.
+  bool keep_trace = false;
 };
 
 struct LeaseRun {
@@ -87,7 +90,7 @@ struct LeaseRun {
   int holds = 0;          // acquires that succeeded
   int faults = 0;         // strikes
   std::uint64_t trace_hash = 0;
-  std::string trace;      // one line per event: "t=12     p1  -> redis0 SET lock p1:1 NX PX 300"
+  std::string trace;      // with keep_trace, one line per event: "t=12     p1  -> redis0 SET lock p1:1 NX PX 300"
 };
 
 // REQUIRES: find_lease_recipe(w.recipe).

@@ -42,6 +42,8 @@ struct Config {
   // A process's Redis lease lasts while this many nodes hold it (RedLock's
   // majority; 1 for a lock on one node).
   int redis_lease_quorum = 1;
+  // Keep the trace's events (trace().events()); else only its hash.
+  bool keep_trace = true;
 };
 
 // What the server side knew of a process's leases, for the checkers: when
