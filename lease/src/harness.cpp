@@ -100,8 +100,12 @@ class Harness {
     if (auto v = check_belief_exclusion(holds_)) out.violations.push_back(*v);
     if (auto v = check_lease_kept(holds_)) out.violations.push_back(*v);
     if (!out.finished) {
-      out.violations.push_back({"liveness", fmt::format("the clients had not finished their {} rounds by {} ms",
-                                                        w_.rounds, w_.limit_ms)});
+      // The run stops at the time limit, when nothing is left to happen, or
+      // after the world's bound on events: the message says when.
+      out.violations.push_back(
+          {"liveness", fmt::format("the clients had not finished their {} rounds when the run stopped at {} ms "
+                                   "(limit {} ms)",
+                                   w_.rounds, world_.now(), w_.limit_ms)});
     }
     out.holds = static_cast<int>(holds_.size());
     out.faults = faults_;
