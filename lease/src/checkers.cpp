@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace zksim::lease {
@@ -15,8 +16,10 @@ std::optional<LeaseViolation> check_resource_exclusion(const std::vector<LeaseHo
     if (closed.count(writes[i])) {
       const LeaseHold& a = holds[writes[i]];
       const LeaseHold& b = holds[writes[i - 1]];
-      return LeaseViolation{"resource-exclusion", fmt::format("p{}'s hold {} wrote after p{}'s hold {} had written",
-                                                              a.process, a.number, b.process, b.number)};
+      return LeaseViolation{"resource-exclusion",
+                            fmt::format("p{}'s hold {} wrote after p{}'s hold {} had written", a.process, a.number,
+                                        b.process, b.number),
+                            -1, {a.process, b.process}};
     }
   }
   return std::nullopt;
@@ -36,8 +39,10 @@ std::optional<LeaseViolation> check_belief_exclusion(const std::vector<LeaseHold
       if (a.process == b.process) continue;
       const TimeMs s = std::max(a.start, b.start);
       if (s >= std::min(a.end, b.end) || excused(a, s) || excused(b, s)) continue;
-      return LeaseViolation{"belief-exclusion", fmt::format("p{} (hold {}) and p{} (hold {}) both held the lock at {} ms",
-                                                            a.process, a.number, b.process, b.number, s)};
+      return LeaseViolation{"belief-exclusion",
+                            fmt::format("p{} (hold {}) and p{} (hold {}) both held the lock at {} ms", a.process,
+                                        a.number, b.process, b.number, s),
+                            s, {a.process, b.process}};
     }
   }
   return std::nullopt;
@@ -48,10 +53,44 @@ std::optional<LeaseViolation> check_lease_kept(const std::vector<LeaseHold>& hol
     if (h.lost_at_release && !h.cut_off) {
       return LeaseViolation{"lease-kept", fmt::format("p{} (hold {}) had lost the lock by its release at {} ms though "
                                                       "nothing had cut it off",
-                                                      h.process, h.number, h.end)};
+                                                      h.process, h.number, h.end),
+                            h.end, {h.process}};
     }
   }
   return std::nullopt;
+}
+
+namespace {
+// The wake-ups of each change, in delivery order.
+std::map<std::uint64_t, std::vector<const LeaseWakeup*>> by_change(const std::vector<LeaseWakeup>& wakeups,
+                                                                    bool lasted_only) {
+  std::map<std::uint64_t, std::vector<const LeaseWakeup*>> out;
+  for (const LeaseWakeup& w : wakeups) {
+    if (w.lease_lasted || !lasted_only) out[w.change].push_back(&w);
+  }
+  return out;
+}
+}  // namespace
+
+std::optional<LeaseViolation> check_herd(const std::vector<LeaseWakeup>& wakeups) {
+  for (const auto& [change, woken] : by_change(wakeups, /*lasted_only=*/true)) {
+    if (woken.size() < 2) continue;
+    LeaseViolation v{.property = "herd-effect", .time = woken.front()->time};
+    std::string who;
+    for (const LeaseWakeup* w : woken) {
+      v.processes.push_back(w->process);
+      who += fmt::format("{}p{}", who.empty() ? "" : ", ", w->process);
+    }
+    v.message = fmt::format("one change woke {} waiters whose leases lasted ({}) at {} ms", woken.size(), who, v.time);
+    return v;
+  }
+  return std::nullopt;
+}
+
+int worst_wakeups(const std::vector<LeaseWakeup>& wakeups) {
+  std::size_t worst = 0;
+  for (const auto& [change, woken] : by_change(wakeups, /*lasted_only=*/false)) worst = std::max(worst, woken.size());
+  return static_cast<int>(worst);
 }
 
 }  // namespace zksim::lease

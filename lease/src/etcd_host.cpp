@@ -24,15 +24,21 @@ void World::Impl::etcd_changed() {
   }
 }
 
+// LeaseWakeup::change of an etcd revision's events, apart from the numbers of
+// Redis publications.
+constexpr std::uint64_t kEtcdChange = std::uint64_t{1} << 62;
+
 void World::Impl::deliver_watches() {
   for (auto it = watches.begin(); it != watches.end();) {
     Watch& w = it->second;
     const etcd::WatchResponse r = etcd.watch({.key = w.key, .start_revision = w.next_revision});
     bool fired = false;
+    std::int64_t revision = 0;
     for (const etcd::Event& e : r.events) {
       w.next_revision = e.kv.mod_revision + 1;
       if (e.type == etcd::Event::Type::Delete) {
         fired = true;
+        revision = e.kv.mod_revision;
         break;
       }
     }
@@ -43,10 +49,11 @@ void World::Impl::deliver_watches() {
     const TimeMs served = now;
     const int p = w.proc;
     const TimeMs back = deliver_at(p, procs[p]->down_last[cfg.redis_nodes]);
-    at(back, [this, p, served, waiter = w.waiter, deleted = w.deleted, ok = fired] {
+    at(back, [this, p, served, revision, waiter = w.waiter, deleted = w.deleted, ok = fired] {
       if (waiter->done) return;
       waiter->done = true;
       *deleted = ok;
+      if (ok) woke(p, kEtcdChange | static_cast<std::uint64_t>(revision));
       procs[p]->last_heard = std::max(procs[p]->last_heard, served);
       wake(p, waiter);
     });

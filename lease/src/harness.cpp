@@ -21,13 +21,13 @@ const std::vector<LeaseRecipe>& lease_recipes() {
       {.name = "redisson-rlock", .renews = true},
       {.name = "redisson-rlock-fenced", .fenced = true, .renews = true},
       {.name = "redlock", .redis_nodes = 5},
-      {.name = "etcd-mutex", .etcd = true, .renews = true},
-      {.name = "etcd-mutex-fenced", .etcd = true, .fenced = true, .renews = true},
+      {.name = "etcd-mutex", .etcd = true, .renews = true, .herd_free = true},
+      {.name = "etcd-mutex-fenced", .etcd = true, .fenced = true, .renews = true, .herd_free = true},
       {.name = "flawed/redis-del-unlock", .breaks = "belief-exclusion", .exposed_by = LeaseFault::LostReply},
       {.name = "flawed/redisson-watchdog-stops", .renews = true, .breaks = "lease-kept",
        .exposed_by = LeaseFault::LostReply},
-      {.name = "flawed/etcd-mutex-no-owner-check", .etcd = true, .renews = true, .breaks = "belief-exclusion",
-       .exposed_by = LeaseFault::KeepAliveLoss},
+      {.name = "flawed/etcd-mutex-no-owner-check", .etcd = true, .renews = true, .herd_free = true,
+       .breaks = "belief-exclusion", .exposed_by = LeaseFault::KeepAliveLoss},
   };
   return all;
 }
@@ -47,6 +47,7 @@ const char* lease_fault_name(LeaseFault f) {
     case LeaseFault::LostMessage: return "lost-message";
     case LeaseFault::Restart: return "restart";
     case LeaseFault::ClockJump: return "clock-jump";
+    case LeaseFault::ClockDrift: return "clock-drift";
   }
   return "?";
 }
@@ -58,7 +59,9 @@ bool lease_fault_applies(const LeaseRecipe& r, LeaseFault f) {
 std::vector<std::string> known_losses(const LeaseRecipe& r, LeaseFault f) {
   std::vector<std::string> out;
   const bool state_lost = !r.etcd && (f == LeaseFault::Restart || f == LeaseFault::ClockJump);
-  const bool outlived = f == LeaseFault::Pause || (f == LeaseFault::KeepAliveLoss && r.renews) || state_lost;
+  // A slow clock stretches a hold that no renewal covers past its lease.
+  const bool outlived = f == LeaseFault::Pause || (f == LeaseFault::KeepAliveLoss && r.renews) ||
+                        (f == LeaseFault::ClockDrift && !r.renews) || state_lost;
   if (state_lost) out = {"belief-exclusion", "lease-kept"};
   if (outlived && (!r.fenced || (state_lost && f == LeaseFault::Restart))) out.push_back("resource-exclusion");
   return out;
@@ -99,6 +102,11 @@ class Harness {
     if (auto v = check_resource_exclusion(holds_, writes_)) out.violations.push_back(*v);
     if (auto v = check_belief_exclusion(holds_)) out.violations.push_back(*v);
     if (auto v = check_lease_kept(holds_)) out.violations.push_back(*v);
+    if (recipe_.herd_free) {
+      if (auto v = check_herd(world_.wakeups())) out.violations.push_back(*v);
+    }
+    out.wakeups = static_cast<int>(world_.wakeups().size());
+    out.worst_wakeups = worst_wakeups(world_.wakeups());
     if (!out.finished) {
       // The run stops at the time limit, when nothing is left to happen, or
       // after the world's bound on events: the message says when.
@@ -110,9 +118,14 @@ class Harness {
     out.holds = static_cast<int>(holds_.size());
     out.faults = faults_;
     out.trace_hash = world_.trace().hash();
-    for (const TraceEvent& e : world_.trace().events()) {
-      out.trace += fmt::format("t={:<6} {:<3} {}\n", e.time, e.client < 0 ? std::string("-") : fmt::format("p{}", e.client),
-                               e.detail);
+    if (w_.keep_trace) {
+      for (const TraceEvent& e : world_.trace().events()) {
+        out.trace += fmt::format("t={:<6} {:<3} {}\n", e.time,
+                                 e.client < 0 ? std::string("-") : fmt::format("p{}", e.client), e.detail);
+      }
+      out.events = world_.trace().events();
+      out.hold_list = holds_;
+      for (int p = 0; p < w_.clients; ++p) out.pauses.push_back(world_.pauses(p));
     }
     return out;
   }
@@ -196,18 +209,24 @@ class Harness {
       case LeaseFault::ClockJump:
         world_.jump_redis_clock(node, lease_ms() + d_.pick(static_cast<std::uint32_t>(lease_ms())));
         break;
+      case LeaseFault::ClockDrift: {
+        world_.set_drift(p, -200'000 - static_cast<std::int64_t>(d_.pick(300'001)));
+        TimeMs& since = drifting_since_[static_cast<std::size_t>(p)];
+        since = std::min(since, world_.now());
+        break;
+      }
     }
   }
 
-  // Whether process p was cut off from renewing in [from, to]: paused, or
-  // two or more of its replies or keepalives lost (a renewing lock rides out
-  // one).
+  // Whether process p was cut off from its lease in [from, to]: paused, two
+  // or more of its replies or keepalives lost (a renewing lock rides out
+  // one), or its clock running slow (its hold outlasts what it meant).
   bool cut_off_between(int p, TimeMs from, TimeMs to) const {
     const bool paused = std::ranges::any_of(world_.pauses(p), [&](const auto& s) {
       return s.first <= to && s.second > from;
     });
     const auto lost = std::ranges::count_if(world_.losses(p), [&](TimeMs t) { return from <= t && t <= to; });
-    return paused || lost >= 2;
+    return paused || lost >= 2 || drifting_since_[static_cast<std::size_t>(p)] <= to;
   }
 
   Task<> client(int p) {
@@ -224,7 +243,8 @@ class Harness {
         continue;
       }
       const int h = static_cast<int>(holds_.size());
-      holds_.push_back({.process = p, .number = round, .start = world_.now(), .grounded = world_.last_heard(p)});
+      holds_.push_back(
+          {.process = p, .number = round, .asked = asked, .start = world_.now(), .grounded = world_.last_heard(p)});
       self.note(fmt::format("holds (token {})", *token));
       strike(p);
       co_await self.sleep(1);  // (and here)
@@ -270,6 +290,7 @@ class Harness {
   World world_;
   std::vector<LeaseHold> holds_;
   std::vector<int> writes_;
+  std::vector<TimeMs> drifting_since_ = std::vector<TimeMs>(static_cast<std::size_t>(w_.clients), kNever);
   std::int64_t max_token_ = 0;
   int faults_ = 0;
 };

@@ -39,7 +39,7 @@ void World::Impl::lease_until(int p, int node, TimeMs deadline) {
 // Subscriber connections are channels apart from the command connections.
 constexpr int kSubscriberChannel = 1 << 20;
 
-void World::Impl::publish(int node, redis::Message m) {
+void World::Impl::publish(int node, redis::Message m, std::uint64_t change) {
   const int p = static_cast<int>(m.to.value);
   Proc& proc = *procs[p];
   if (proc.lose_messages > 0) {
@@ -48,10 +48,11 @@ void World::Impl::publish(int node, redis::Message m) {
     return;
   }
   const TimeMs back = deliver_at(p, proc.down_last[kSubscriberChannel + node]);
-  at(back, [this, p, node, m = std::move(m)] {
+  at(back, [this, p, node, change, m = std::move(m)] {
     Proc& proc = *procs[p];
     const auto key = std::make_pair(node, m.channel);
     proc.inbox[key].push_back(m.payload);
+    woke(p, change);
     note(p, fmt::format("<- redis{} message {}: {}", node, m.channel, m.payload));
     if (auto it = proc.inbox_waiter.find(key); it != proc.inbox_waiter.end()) {
       std::shared_ptr<Waiter> w = std::move(it->second);
@@ -131,7 +132,8 @@ Task<std::optional<redis::Reply>> SimRedis::call(redis::Command command) {
     if (w_.now < n.down_until) return std::nullopt;
     std::vector<redis::Message> published;
     redis::Reply reply = n.state.apply(command, w_.now + n.clock_offset, &published);
-    for (redis::Message& m : published) w_.publish(node_, std::move(m));
+    const std::uint64_t change = published.empty() ? 0 : ++w_.next_publication;
+    for (redis::Message& m : published) w_.publish(node_, std::move(m), change);
     if (w_.redis_lease) {
       if (const std::optional<TimeMs> deadline = w_.redis_lease(p_, w_.now, command, reply)) w_.lease_until(p_, node_, *deadline);
     }

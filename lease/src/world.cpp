@@ -16,6 +16,13 @@ void World::Impl::wake(int p, std::shared_ptr<Waiter> w) {
   if (auto h = std::exchange(w->handle, {})) h.resume();
 }
 
+void World::Impl::woke(int p, std::uint64_t change) {
+  const bool lasted = std::ranges::any_of(procs[p]->leases, [this](const LeaseSpan& s) {
+    return s.start <= now && now < s.end;
+  });
+  wakeups.push_back({change, p, now, lasted});
+}
+
 TimeMs World::Impl::true_ms(int p, TimeMs local_ms) const {
   const std::int64_t drift = procs[p]->drift_ppm;
   if (local_ms <= 0) return 0;
@@ -83,6 +90,14 @@ void World::jump_clock(int p, TimeMs delta_ms) {
   impl_->note(p, fmt::format("fault: clock jumps {} ms", delta_ms));
 }
 
+void World::set_drift(int p, std::int64_t drift_ppm) {
+  Impl::Proc& proc = *impl_->procs.at(p);
+  proc.drifted += (impl_->now - proc.drift_since) * proc.drift_ppm / 1'000'000;
+  proc.drift_since = impl_->now;
+  proc.drift_ppm = drift_ppm;
+  impl_->note(p, fmt::format("fault: clock drifts {} ppm", drift_ppm));
+}
+
 void World::restart_redis(int node, TimeMs down_ms) {
   Impl::RedisNode& n = impl_->redis.at(node);
   n.down_until = impl_->now + down_ms;
@@ -124,6 +139,7 @@ TimeMs World::last_heard(int p) const { return impl_->procs.at(p)->last_heard; }
 const std::vector<LeaseSpan>& World::leases(int p) const { return impl_->procs.at(p)->leases; }
 const std::vector<std::pair<TimeMs, TimeMs>>& World::pauses(int p) const { return impl_->procs.at(p)->pauses; }
 const std::vector<TimeMs>& World::losses(int p) const { return impl_->procs.at(p)->losses; }
+const std::vector<LeaseWakeup>& World::wakeups() const { return impl_->wakeups; }
 Trace& World::trace() { return impl_->trace; }
 
 }  // namespace zksim::lease

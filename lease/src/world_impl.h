@@ -84,6 +84,10 @@ struct World::Impl {
   etcd::EtcdState etcd;
   std::map<etcd::LeaseId, std::pair<int, std::size_t>> lease_owner;  // lease -> (process, span)
   std::map<std::uint64_t, Watch> watches;                             // by creation order
+  std::vector<LeaseWakeup> wakeups;
+  std::uint64_t next_publication = 0;  // LeaseWakeup::change of Redis commands that published
+  // A delivery of `change` to p now.
+  void woke(int p, std::uint64_t change);
   std::uint64_t next_watch = 0;
   TimeMs expiry_tick = -1;  // when the next lease-expiry event is set for
   struct Spawned {
@@ -145,8 +149,8 @@ struct World::Impl {
   // if it still runs, else a new one begins.
   void lease_until(int p, int node, TimeMs deadline);
   // A message a node hands to a subscriber: over the subscriber's
-  // connection, at most once.
-  void publish(int node, redis::Message m);
+  // connection, at most once. `change`: see LeaseWakeup.
+  void publish(int node, redis::Message m, std::uint64_t change);
   void etcd_changed();
   void deliver_watches();
 };
@@ -178,7 +182,12 @@ struct World::Impl::Proc final : Process {
   std::string name_;
 
   const std::string& name() const override { return name_; }
-  TimeMs clock_ms() const override { return world.now + offset + world.now * drift_ppm / 1'000'000; }
+  // The drift so far, in local ms, up to drift_since.
+  TimeMs drifted = 0;
+  TimeMs drift_since = 0;
+  TimeMs clock_ms() const override {
+    return world.now + offset + drifted + (world.now - drift_since) * drift_ppm / 1'000'000;
+  }
   Task<> sleep(TimeMs ms) override {
     auto w = std::make_shared<Waiter>();
     world.at(world.now + world.true_ms(index, ms), [this, w] {

@@ -75,5 +75,24 @@ TEST(LeaseCheckers, LeaseKeptExcusesAHolderThatWasCutOff) {
   EXPECT_FALSE(check_lease_kept({h}));
 }
 
+TEST(LeaseCheckers, HerdEffectHoldsWhenEachChangeWakesOneWaiter) {
+  EXPECT_FALSE(check_herd({{.change = 1, .process = 1, .time = 10}, {.change = 2, .process = 2, .time = 20}}));
+}
+
+TEST(LeaseCheckers, HerdEffectFailsWhenOneChangeWakesTwoWaitersWhoseLeasesLasted) {
+  const auto v = check_herd({{.change = 7, .process = 1, .time = 10}, {.change = 7, .process = 2, .time = 11}});
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->property, "herd-effect");
+  EXPECT_EQ(v->time, 10);
+  EXPECT_EQ(v->processes, (std::vector<int>{1, 2}));
+}
+
+TEST(LeaseCheckers, HerdEffectIgnoresAWaiterWhoseLeaseHadRunOut) {
+  const std::vector<LeaseWakeup> woke{{.change = 7, .process = 1, .time = 10, .lease_lasted = false},
+                                      {.change = 7, .process = 2, .time = 11}};
+  EXPECT_FALSE(check_herd(woke));
+  EXPECT_EQ(worst_wakeups(woke), 2);
+}
+
 }  // namespace
 }  // namespace zksim::lease

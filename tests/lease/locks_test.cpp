@@ -100,6 +100,22 @@ TEST(LeaseLocks, EachFlawedLockIsCaughtByThePropertyItBreaks) {
   }
 }
 
+// Redisson's RLock publishes every unlock to all its subscribers: each
+// waiter wakes and tries (a herd, measured); etcd's Mutex wakes only the
+// waiter behind the key that went (judged: herd-effect).
+TEST(LeaseLocks, AnRLockUnlockWakesEveryWaiterAnEtcdMutexsChangeWakesOne) {
+  int rlock = 0, mutex = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    SeededDecisions a(seed), b(seed);
+    rlock = std::max(rlock, run_lease(workload("redisson-rlock"), a).worst_wakeups);
+    const LeaseRun m = run_lease(workload("etcd-mutex"), b);
+    EXPECT_GT(m.wakeups, 0);
+    mutex = std::max(mutex, m.worst_wakeups);
+  }
+  EXPECT_EQ(rlock, 2);  // 3 clients: the holder's unlock reaches both waiters
+  EXPECT_EQ(mutex, 1);
+}
+
 TEST(LeaseLocks, ARunIsItsDecisions) {
   LeaseWorkload w = workload("etcd-mutex", kAll, 150);
   w.keep_trace = true;

@@ -78,6 +78,27 @@ TEST(LeaseWorld, AFastClockSleepsShorterInTrueTime) {
   EXPECT_EQ(w.process(p).clock_ms(), 1100);
 }
 
+TEST(LeaseWorld, ADriftSetLaterSlowsTheClockFromThenOnWithoutAJump) {
+  SeededDecisions d(4);
+  World w({}, d);
+  const int p = w.add_process();
+  TimeMs read_at_drift = 0, woke = 0;
+  w.spawn(p, [](World& w, int p, TimeMs& woke) -> Task<> {
+    co_await w.process(p).sleep(200);
+    co_await w.process(p).sleep(500);  // begun under the drift
+    woke = w.now();
+  }(w, p, woke));
+  w.at(100, [&] {
+    w.set_drift(p, -500'000);  // half speed
+    read_at_drift = w.process(p).clock_ms();
+  });
+  ASSERT_TRUE(w.run(5000));
+  EXPECT_EQ(read_at_drift, 100);
+  // The first sleep keeps its end (200); the second lasts 1000 ms.
+  EXPECT_EQ(woke, 1200);
+  EXPECT_EQ(w.process(p).clock_ms(), 100 + 1100 / 2);
+}
+
 TEST(LeaseWorld, ALostReplyIsNoAnswerButTheCallRan) {
   SeededDecisions d(5);
   World w({.redis_nodes = 1, .call_timeout_ms = 50}, d);
@@ -210,6 +231,50 @@ TEST(LeaseWorld, AMessageReachesASubscriber) { EXPECT_EQ(pubsub_run(12, 0, 20, 0
 TEST(LeaseWorld, AMessagePublishedBeforeTheSubscriptionNeverComes) { EXPECT_FALSE(pubsub_run(13, 5, 0, 0)); }
 
 TEST(LeaseWorld, ALostMessageNeverComes) { EXPECT_FALSE(pubsub_run(14, 0, 20, 1)); }
+
+TEST(LeaseWorld, OnePublicationToSeveralSubscribersIsOneChangeWithAWakeupEach) {
+  SeededDecisions d(15);
+  World w({.redis_nodes = 1}, d);
+  const int a = w.add_process(), b = w.add_process(), q = w.add_process();
+  PubSub pa, pb;
+  w.spawn(a, pa.subscriber(w, a));
+  w.spawn(b, pb.subscriber(w, b));
+  w.spawn(q, pa.publisher(w, q, 20));
+  w.spawn(q, pb.publisher(w, q, 40));
+  w.spawn(q, [](World& w, int q) -> Task<> { co_await w.process(q).sleep(100); }(w, q));  // until all came
+  ASSERT_TRUE(w.run(1000));
+  const std::vector<LeaseWakeup>& woke = w.wakeups();
+  ASSERT_EQ(woke.size(), 4u);  // two publications, each to both
+  EXPECT_EQ(woke[0].change, woke[1].change);
+  EXPECT_EQ(woke[2].change, woke[3].change);
+  EXPECT_NE(woke[0].change, woke[2].change);
+  EXPECT_FALSE(woke[0].lease_lasted);  // no lease given to anyone
+  EXPECT_EQ(worst_wakeups(woke), 2);
+}
+
+TEST(LeaseWorld, AWatchEventIsAWakeupMarkedWithWhetherTheWatchersLeaseLasted) {
+  SeededDecisions d(16);
+  World w({.etcd = true}, d);
+  const int p = w.add_process(), q = w.add_process();
+  w.spawn(p, [](World& w, int p) -> Task<> {
+    etcd::TxnRequest put;
+    put.success.push_back(etcd::PutRequest{.key = "/k"});
+    co_await w.etcd(p).txn(std::move(put));
+    co_await w.process(p).sleep(100);
+    const etcd::DeleteRangeRequest del{.key = "/k"};  // not braced in co_await (GCC 12)
+    co_await w.etcd(p).delete_range(del);
+  }(w, p));
+  w.spawn(q, [](World& w, int q) -> Task<> {
+    const etcd::LeaseGrantRequest grant{.ttl = 2};
+    co_await w.etcd(q).lease_grant(grant);
+    co_await w.etcd(q).wait_delete("/k", 1);
+  }(w, q));
+  ASSERT_TRUE(w.run(1000));
+  ASSERT_EQ(w.wakeups().size(), 1u);
+  EXPECT_EQ(w.wakeups()[0].process, q);
+  EXPECT_TRUE(w.wakeups()[0].lease_lasted);
+  EXPECT_GT(w.wakeups()[0].time, 100);
+}
 
 TEST(LeaseWorld, TheSameSeedGivesTheSameTrace) {
   const auto run = [](std::uint64_t seed) {

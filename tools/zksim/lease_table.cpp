@@ -51,6 +51,8 @@ LeaseTable lease_table(const LeaseTableOptions& o) {
         SeededDecisions d(o.seed + static_cast<std::uint64_t>(i));
         const lease::LeaseRun run = lease::run_lease(lease_cell_workload(name, fault), d);
         ++t.runs;
+        row.wakeups += run.wakeups;
+        row.worst_wakeups = std::max(row.worst_wakeups, run.worst_wakeups);
         for (const lease::LeaseViolation& v : run.violations) {
           auto it = std::ranges::find(cell.losses, v.property, &LeaseLoss::property);
           if (it == cell.losses.end()) {
@@ -80,6 +82,7 @@ char letter(const LeaseLoss& l) {
   const char c = l.property == "resource-exclusion" ? 'r'
                  : l.property == "belief-exclusion" ? 'b'
                  : l.property == "lease-kept"       ? 'k'
+                 : l.property == "herd-effect"      ? 'h'
                                                     : 'l';
   return l.known ? c : static_cast<char>(c - 'a' + 'A');
 }
@@ -138,9 +141,17 @@ std::string lease_table_text(const LeaseTable& t) {
     }
     out += verdict(row, o.faults) + "\n";
   }
-  out += "\nok: lost nothing   r b k l: lost resource-exclusion, belief-exclusion, lease-kept, liveness,\n"
-         "known for this kind of lock (docs/lease.md)   R B K L: lost, a finding (note Fn)   n/a: no such fault\n\n";
+  out += "\nok: lost nothing   r b k h l: lost resource-exclusion, belief-exclusion, lease-kept, herd-effect,\n"
+         "liveness, known for this kind of lock (docs/lease.md)   R B K H L: lost, a finding (note Fn)   n/a: no such "
+         "fault\n\n";
   out += notes;
+  out += "wake-ups (measured; judged as herd-effect for the locks whose waiters each wait for one change):\n"
+         "  pub/sub messages and watch events that reached a waiter, and the most waiters one change woke\n";
+  for (const LeaseRow& row : t.rows) {
+    out += fmt::format("  {:<{}}{} wake-ups, at most {} by one change{}\n", row.recipe->name, name_w + 2, row.wakeups,
+                       row.worst_wakeups, row.recipe->herd_free ? " (herd-free)" : row.wakeups == 0 ? " (it polls)" : "");
+  }
+  out += "\n";
   int correct = 0, holding = 0, flawed = 0, caught = 0;
   for (const LeaseRow& row : t.rows) {
     const bool is_flawed = !row.recipe->breaks.empty();
@@ -168,6 +179,8 @@ nlohmann::json lease_table_json(const LeaseTable& t) {
     }
     rows.push_back({{"name", row.recipe->name}, {"flawed", !row.recipe->breaks.empty()},
                     {"breaks", row.recipe->breaks}, {"fenced", row.recipe->fenced}, {"ok", row.ok},
+                    {"herd_free", row.recipe->herd_free}, {"wakeups", row.wakeups},
+                    {"worst_wakeups", row.worst_wakeups},
                     {"faults", cells}});
   }
   return {{"recipes", rows}, {"runs", t.runs}, {"ok", t.ok()}};

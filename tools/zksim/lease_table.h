@@ -47,6 +47,8 @@ struct LeaseRow {
   const lease::LeaseRecipe* recipe = nullptr;
   std::vector<LeaseCell> cells;  // by options.faults
   bool ok = false;               // correct: only known losses; flawed: caught where its loss is no known one
+  std::int64_t wakeups = 0;      // over every run (LeaseRun::wakeups)
+  int worst_wakeups = 0;         // the most waiters one change woke in any run
 };
 
 struct LeaseTable {

@@ -4,6 +4,7 @@
 
 #include "zksim/types.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@ inline constexpr TimeMs kNever = INT64_MAX;
 struct LeaseHold {
   int process = 0;
   int number = 0;              // the process's n-th round
+  TimeMs asked = 0;            // acquire called
   TimeMs start = 0;            // acquire returned
   TimeMs end = kNever;         // release called (kNever: never)
   TimeMs grounded = -1;        // server time of the last message the process had from a server
@@ -33,7 +35,28 @@ struct LeaseHold {
 struct LeaseViolation {
   std::string property;
   std::string message;
+  TimeMs time = -1;              // when it showed; -1: about the whole run
+  std::vector<int> processes;    // the processes involved
 };
+
+// A waiter heard of a change: a pub/sub message or a watch event reached
+// its process.
+struct LeaseWakeup {
+  // What caused it: one command's publications (one per subscriber) share
+  // it, and so do the events of one etcd revision.
+  std::uint64_t change = 0;
+  int process = 0;
+  TimeMs time = 0;
+  // The process's lease still lasted. One whose lease ran out while it
+  // waited has no place in the queue; an etcd watch outlives the lease, so
+  // it still hears the change, which only shows it that.
+  bool lease_lasted = true;
+};
+
+// herd-effect: no change woke two waiters whose leases lasted.
+std::optional<LeaseViolation> check_herd(const std::vector<LeaseWakeup>& wakeups);
+// The most waiters one change woke, leases or not (measured, not judged).
+int worst_wakeups(const std::vector<LeaseWakeup>& wakeups);
 
 // `writes`: the holds (indexes into `holds`) of the writes the resource
 // accepted, in order. A hold's writes must not come after another hold's.

@@ -17,6 +17,7 @@
 
 #include "zksim/decision.h"
 #include "zksim/lease/checkers.h"
+#include "zksim/trace.h"
 #include "zksim/types.h"
 
 #include <cstdint>
@@ -36,17 +37,24 @@ namespace zksim::lease {
 // - lost-message: the next pub/sub message to it is lost;
 // - restart: a Redis node restarts and is back within half a lease, its
 //   unsaved keys lost (Redis without fsync'd persistence);
-// - clock-jump: a Redis node's clock jumps forward by more than a lease.
-// The last two strike Redis nodes only: etcd's members keep their state.
-enum class LeaseFault : std::uint8_t { Pause, KeepAliveLoss, LostReply, LostMessage, Restart, ClockJump };
-inline constexpr LeaseFault kLeaseFaults[] = {LeaseFault::Pause,       LeaseFault::KeepAliveLoss, LeaseFault::LostReply,
-                                              LeaseFault::LostMessage, LeaseFault::Restart,       LeaseFault::ClockJump};
+// - clock-jump: a Redis node's clock jumps forward by more than a lease;
+// - clock-drift: the process's clocks run 20-50% slow from then on, far
+//   past the 1% RedLock allows for (an NTP slew, a stalled VM clock).
+// Restart and clock-jump strike Redis nodes only: etcd's members keep their
+// state.
+enum class LeaseFault : std::uint8_t { Pause, KeepAliveLoss, LostReply, LostMessage, Restart, ClockJump, ClockDrift };
+inline constexpr LeaseFault kLeaseFaults[] = {LeaseFault::Pause,      LeaseFault::KeepAliveLoss, LeaseFault::LostReply,
+                                              LeaseFault::LostMessage, LeaseFault::Restart,      LeaseFault::ClockJump,
+                                              LeaseFault::ClockDrift};
 struct LeaseRecipe {
   std::string name;
   bool etcd = false;      // else Redis
   int redis_nodes = 1;    // independent Redis nodes (RedLock: 5)
   bool fenced = false;    // the resource checks its tokens
   bool renews = false;    // it renews its lease while held (a watchdog, keepalives)
+  // Each waiter waits for one change only (etcd: its predecessor's key), so
+  // the property herd-effect is judged: no change wakes two waiters.
+  bool herd_free = false;
   std::string breaks;     // a flawed recipe: the property it breaks; else ""
   LeaseFault exposed_by = LeaseFault::Pause;  // a flawed recipe: the fault class that shows its flaw
 };
@@ -89,8 +97,19 @@ struct LeaseRun {
   bool finished = false;
   int holds = 0;          // acquires that succeeded
   int faults = 0;         // strikes
+  // Pub/sub messages and watch events that reached a waiter (World::Wakeup),
+  // and the most waiters one change reached: measured for every lock,
+  // judged (herd-effect) for the herd-free ones.
+  int wakeups = 0;
+  int worst_wakeups = 0;
   std::uint64_t trace_hash = 0;
-  std::string trace;      // with keep_trace, one line per event: "t=12     p1  -> redis0 SET lock p1:1 NX PX 300"
+  // With keep_trace: one line per event ("t=12     p1  -> redis0 SET lock
+  // p1:1 NX PX 300"), and what a picture of the run needs: the events, the
+  // holds and each process's pauses.
+  std::string trace;
+  std::vector<TraceEvent> events;
+  std::vector<LeaseHold> hold_list;
+  std::vector<std::vector<std::pair<TimeMs, TimeMs>>> pauses;
 };
 
 // REQUIRES: find_lease_recipe(w.recipe).

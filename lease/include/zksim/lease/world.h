@@ -82,6 +82,10 @@ class World {
   // a coroutine that is running goes on to its next co_await.
   void pause(int p, TimeMs ms);
   void jump_clock(int p, TimeMs delta_ms);   // the wall clock jumps
+  // From now on the process's clocks run at (1 + drift_ppm/1e6) of true
+  // time: its wall clock and its sleeps (a sleep begun before keeps its
+  // end). REQUIRES: drift_ppm > -1e6.
+  void set_drift(int p, std::int64_t drift_ppm);
   void restart_redis(int node, TimeMs down_ms);  // down, then back from its last save
   // The node's clock jumps forward (Redis reads the wall clock for TTLs):
   // its keys expire that much earlier. REQUIRES: delta_ms >= 0.
@@ -108,6 +112,10 @@ class World {
   const std::vector<std::pair<TimeMs, TimeMs>>& pauses(int p) const;
   // When replies and keepalives of process p were lost (true time).
   const std::vector<TimeMs>& losses(int p) const;
+
+  // Every pub/sub message and watch event delivered so far, in delivery
+  // order, each marked with whether the process then had a lease.
+  const std::vector<LeaseWakeup>& wakeups() const;
 
   Trace& trace();
 
