@@ -52,6 +52,13 @@ const char* lease_fault_name(LeaseFault f) {
   return "?";
 }
 
+std::optional<LeaseFault> lease_fault_named(const std::string& name) {
+  for (const LeaseFault f : kLeaseFaults) {
+    if (name == lease_fault_name(f)) return f;
+  }
+  return std::nullopt;
+}
+
 bool lease_fault_applies(const LeaseRecipe& r, LeaseFault f) {
   return !r.etcd || (f != LeaseFault::Restart && f != LeaseFault::ClockJump);
 }
@@ -176,7 +183,9 @@ class Harness {
   // The nemesis at a strike point of process p.
   void strike(int p) {
     if (w_.faults.empty() || w_.fault_per_mille <= 0) return;
-    if (static_cast<int>(d_.pick(1000)) >= w_.fault_per_mille) return;
+    // Choice 0 is no fault (decision.h): a shrunk list keeps only the
+    // strikes that had to happen.
+    if (static_cast<int>(d_.pick(1000)) < 1000 - w_.fault_per_mille) return;
     const LeaseFault f = w_.faults[d_.pick(static_cast<std::uint32_t>(w_.faults.size()))];
     if (!lease_fault_applies(recipe_, f)) return;  // etcd's members keep their state through both
     const bool on_redis_node = f == LeaseFault::Restart || f == LeaseFault::ClockJump;

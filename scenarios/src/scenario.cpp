@@ -1,5 +1,6 @@
 #include "zksim/scenarios/scenario.h"
 
+#include "directive_line.h"
 #include "zksim/scenarios/plugin.h"
 #include "zksim/trace.h"
 
@@ -7,7 +8,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -18,6 +18,12 @@ namespace zksim::scenarios {
 
 std::string ParseError::text() const { return fmt::format("{}:{}:{}: {}", file, line, col, message); }
 
+using detail::comment_of;
+using detail::DirectiveLine;
+using detail::escaped;
+using detail::Word;
+using detail::words_of;
+
 namespace {
 
 // Version 2 sizes the time-triggered nemesis's windows to the workload
@@ -26,28 +32,6 @@ namespace {
 // second, and still does (its runs replay as they were found).
 constexpr int kVersion = 2;
 constexpr TimeMs kVersion1WindowMs = 1000;
-
-struct Word {
-  std::string text;
-  int col = 0;  // 1-based
-};
-
-std::vector<Word> words_of(const std::string& line) {
-  std::vector<Word> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    if (line[i] == '#') break;
-    if (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r' && line[j] != '#') ++j;
-    out.push_back(Word{line.substr(i, j - i), static_cast<int>(i) + 1});
-    i = j;
-  }
-  return out;
-}
 
 int find_name(std::string_view (*name_of)(std::int32_t), int count, const std::string& name) {
   for (int i = 0; i < count; ++i) {
@@ -80,21 +64,10 @@ std::string once_key(const std::vector<Word>& w) {
   return once.count(w[0].text) ? w[0].text : "";
 }
 
-// `text` with every control byte shown as \xNN, so a message stays one
-// printable line (a NUL would end it where C strings are printed).
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    const auto b = static_cast<unsigned char>(c);
-    out += b < 0x20 || b == 0x7f ? fmt::format("\\x{:02x}", b) : std::string(1, c);
-  }
-  return out;
-}
-
 // Parses one line's directive into `s`; on error fills col and message.
-class LineParser {
+class LineParser : public DirectiveLine {
  public:
-  LineParser(const std::vector<Word>& w, Scenario& s) : w_(w), s_(s) {}
+  LineParser(const std::vector<Word>& w, Scenario& s) : DirectiveLine(w), s_(s) {}
 
   // Empty string: ok. Else the error message, with col_ set.
   std::string parse(int& version, bool& saw_workload_line) {
@@ -177,11 +150,9 @@ class LineParser {
     }
     if (d == "fault") return fault();
     if (d == "seed") {
-      if (w_.size() < 2) return at(1, "missing seed");
-      std::uint64_t seed = 0;
-      auto [p, ec] = std::from_chars(w_[1].text.data(), w_[1].text.data() + w_[1].text.size(), seed);
-      if (ec != std::errc() || p != w_[1].text.data() + w_[1].text.size()) return at(1, fmt::format("'{}' is not a seed (an unsigned 64-bit number)", w_[1].text));
-      s_.seed = seed;
+      std::uint64_t v = 0;
+      if (auto e = seed(1, v); !e.empty()) return e;
+      s_.seed = v;
       return done(2);
     }
     if (d == "strategy") {
@@ -218,28 +189,7 @@ class LineParser {
     return at(0, fmt::format("unknown directive '{}'", d));
   }
 
-  int col() const { return col_; }
-
  private:
-  std::string at(std::size_t word, std::string message) {
-    col_ = word < w_.size() ? w_[word].col : (w_.back().col + static_cast<int>(w_.back().text.size()) + 1);
-    return message;
-  }
-  std::string done(std::size_t used) {
-    if (w_.size() > used) return at(used, fmt::format("unexpected '{}'", w_[used].text));
-    return {};
-  }
-  std::string integer(std::size_t word, std::int64_t& v, std::int64_t lo, std::int64_t hi) {
-    if (word >= w_.size()) return at(word, "missing number");
-    const std::string& t = w_[word].text;
-    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || p != t.data() + t.size() || v < lo || v > hi) return integer_error(word, lo, hi);
-    return {};
-  }
-  std::string integer_error(std::size_t word, std::int64_t lo, std::int64_t hi) {
-    std::string t = word < w_.size() ? w_[word].text : "";
-    return at(word, fmt::format("'{}' is not a number from {} to {}", t, lo, hi));
-  }
   std::string fault() {
     ScriptedFault f;
     if (w_.size() < 2) return at(1, "missing fault class");
@@ -291,9 +241,7 @@ class LineParser {
     return done(i);
   }
 
-  const std::vector<Word>& w_;
   Scenario& s_;
-  int col_ = 1;
 };
 
 }  // namespace
@@ -350,8 +298,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     ++n;
     std::vector<Word> w = words_of(line);
     if (w.empty()) {
-      std::size_t hash = line.find('#');
-      if (version == 0 && hash != std::string::npos) s.comments.push_back(line.substr(hash + 1 + (line.size() > hash + 1 && line[hash + 1] == ' ')));
+      std::string comment;
+      if (version == 0 && comment_of(line, &comment)) s.comments.push_back(std::move(comment));
       continue;
     }
     std::size_t faults_before = s.faults.size();

@@ -65,5 +65,47 @@ TEST(CliLease, BadInputIsOneLineAndExit2) {
   }
 }
 
+TEST(CliLease, ASavedRunIsShrunkAndReplaysAsItsFileExpects) {
+  TempDir dir;
+  const std::string file = dir.file("etcd.scn");
+  Ran r = zksim({"lease", "--recipe", "flawed/etcd-mutex-no-owner-check", "--faults", "keepalive-loss", "--seed", "1",
+                 "--save", file, "--shrink-runs", "300"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("wrote " + file + " (expect violation belief-exclusion)"), std::string::npos) << r.out;
+  const std::string text = read_file(file);
+  EXPECT_NE(text.find("zksim-lease-scenario 1\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nseed "), std::string::npos) << text;  // shrunk: a decision list
+  Ran replay = zksim({"replay", file});
+  EXPECT_EQ(replay.status, 0) << replay.out << replay.err;
+  EXPECT_NE(replay.out.find("|p0 "), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("verdict: violation belief-exclusion (expected violation belief-exclusion)\n"),
+            std::string::npos)
+      << replay.out;
+  Ran run = zksim({"run", dir.path(), "--json"});
+  EXPECT_EQ(run.status, 0) << run.out << run.err;
+  EXPECT_EQ(parse_json(run.out)["files"][0]["verdict"], "violation belief-exclusion");
+}
+
+TEST(CliLease, ARunThatLostNothingIsSavedExpectingAPass) {
+  TempDir dir;
+  const std::string file = dir.file("ok.scn");
+  Ran r = zksim({"lease", "--recipe", "etcd-mutex-fenced", "--seed", "2", "--save", file});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(read_file(file).find("\nseed 2\nexpect pass\n"), std::string::npos) << read_file(file);
+  EXPECT_EQ(zksim({"replay", file}).status, 0);
+}
+
+TEST(CliLease, AMalformedLeaseScenarioIsFileLineColAndExit2) {
+  TempDir dir;
+  const std::string file = dir.write("bad.scn", "zksim-lease-scenario 1\nrecipe redlock\nfaults pause, restart\n");
+  for (const char* command : {"replay", "run"}) {
+    Ran r = zksim({command, file});
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(r.err, file + ":3:8: unknown lease fault class 'pause,' (known: none, pause, keepalive-loss, lost-reply, "
+                            "lost-message, restart, clock-jump, clock-drift)\n")
+        << command;
+  }
+}
+
 }  // namespace
 }  // namespace zksim::cli_test

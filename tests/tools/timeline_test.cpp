@@ -451,5 +451,54 @@ TEST(TimelineGolden, PicturesOfTheLibraryScenariosAreUnchanged) {
   }
 }
 
+// A lease lock's run: a column per process and one for the servers; its
+// holds, waits and pauses as markers; the violation placed at its time.
+TEST(LeaseTimeline, AColumnPerProcessWithItsHoldsWaitsAndTheViolation) {
+  scenarios::LeaseScenario s;
+  s.workload = {.recipe = "flawed/etcd-mutex-no-owner-check",
+                .faults = {lease::LeaseFault::KeepAliveLoss, lease::LeaseFault::Pause},
+                .fault_per_mille = 150};
+  s.seed = 1;
+  s.expect_violation = "belief-exclusion";
+  const scenarios::LeaseScenarioRun run = scenarios::run_lease_scenario(s);
+  ASSERT_TRUE(run.as_expected) << run.run.trace;
+  const std::string text = lease_text(s, run);
+  EXPECT_EQ(text, lease_text(s, run));
+  const Table t = table_of(text);
+  EXPECT_EQ(t.titles, (std::vector<std::string>{"time", "p0", "p1", "p2", "servers"}));
+  std::map<char, int> markers;  // per first marker character of the process cells
+  for (const auto& row : t.rows) {
+    for (std::size_t c = 1; c + 1 < row.size() && c <= 3; ++c) {
+      if (!row[c].empty()) ++markers[row[c][0]];
+    }
+  }
+  EXPECT_GT(markers['#'], 0) << text;
+  EXPECT_GT(markers[':'], 0) << text;
+  EXPECT_NE(text.find("verdict: violation belief-exclusion (expected: violation belief-exclusion), as expected"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("!!! VIOLATION belief-exclusion: "), std::string::npos) << text;
+  EXPECT_NE(text.find("> etcd txn"), std::string::npos) << text;
+  EXPECT_NE(text.find("! etcd watch "), std::string::npos) << text;
+  EXPECT_NE(text.find("** "), std::string::npos) << text;
+}
+
+TEST(LeaseTimeline, APausedProcessShowsZ) {
+  scenarios::LeaseScenario s;
+  s.workload = {.recipe = "redis-set-nx", .faults = {lease::LeaseFault::Pause}, .fault_per_mille = 500};
+  s.seed = 2;
+  const scenarios::LeaseScenarioRun run = scenarios::run_lease_scenario(s);
+  ASSERT_FALSE(run.run.pauses.empty());
+  bool paused = false;
+  for (const auto& p : run.run.pauses) paused = paused || !p.empty();
+  ASSERT_TRUE(paused);
+  const Table t = table_of(lease_text(s, run));
+  bool z = false;
+  for (const auto& row : t.rows) {
+    for (std::size_t c = 1; c + 1 < row.size() && c <= 3; ++c) z = z || (row[c].size() > 1 && row[c][1] == 'z');
+  }
+  EXPECT_TRUE(z);
+}
+
 }  // namespace
 }  // namespace zksim::timeline

@@ -38,36 +38,23 @@ CommandSpec timeline_spec() {
                  "Exit status: 0 when the page was written, 2 on bad input."};
 }
 
-namespace {
-
-void print_verdict(const scenarios::Scenario& s, const scenarios::ScenarioRun& r) {
-  std::string out = fmt::format("verdict: {} (expected {}{})\n", r.verdict, expected_verdict(s),
-                                r.as_expected ? "" : "; NOT as expected");
-  for (const scenarios::Violation& v : r.result.violations) {
-    out += fmt::format("  {} at t={} ms, clients {}: {}\n", v.property, v.time, client_names(v.clients), v.message);
-  }
-  std::fputs(out.c_str(), stdout);
-}
-
-}  // namespace
-
 int replay_main(const Args& args) {
   const std::string& path = args.positional[0];
-  const scenarios::Scenario s = load_or_throw("replay", path);
-  const scenarios::ScenarioRun r = scenarios::run_scenario(s);
-  const std::string text = timeline::text(s, r);
+  const AnyRun r = run_any(load_any_or_throw("replay", path), /*with_timeline=*/true);
   if (args.flag("--json")) {
     print_json({{"file", path},
                 {"verdict", r.verdict},
-                {"expected", expected_verdict(s)},
+                {"expected", r.expected},
                 {"as_expected", r.as_expected},
-                {"trace_hash", fmt::format("{:016x}", r.result.trace_hash)},
-                {"violations", violations_json(r.result.violations)},
-                {"timeline", text}});
+                {"trace_hash", fmt::format("{:016x}", r.trace_hash)},
+                {"violations", r.violations},
+                {"timeline", r.timeline}});
   } else {
-    std::fputs(text.c_str(), stdout);
-    if (!text.empty() && text.back() != '\n') std::fputc('\n', stdout);
-    print_verdict(s, r);
+    std::string out = r.timeline;
+    if (!out.empty() && out.back() != '\n') out += '\n';
+    out += fmt::format("verdict: {} (expected {}{})\n", r.verdict, r.expected, r.as_expected ? "" : "; NOT as expected");
+    for (const std::string& line : r.violation_lines) out += fmt::format("  {}\n", line);
+    std::fputs(out.c_str(), stdout);
   }
   return r.as_expected ? 0 : 1;
 }

@@ -16,12 +16,7 @@ std::vector<std::string> lease_fault_configs() {
   return out;
 }
 
-std::optional<LeaseFault> lease_fault_of(const std::string& name) {
-  for (const LeaseFault f : lease::kLeaseFaults) {
-    if (name == lease::lease_fault_name(f)) return f;
-  }
-  return std::nullopt;
-}
+std::optional<LeaseFault> lease_fault_of(const std::string& name) { return lease::lease_fault_named(name); }
 
 lease::LeaseWorkload lease_cell_workload(const std::string& recipe, const std::string& fault) {
   lease::LeaseWorkload w{.recipe = recipe};

@@ -1,12 +1,17 @@
 #include "scenario_files.h"
 
 #include "args.h"
+#include "campaign.h"
+#include "zksim/timeline/timeline.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace zksim::cli {
 
@@ -20,6 +25,62 @@ scenarios::Scenario load_or_throw(const std::string& command, const std::string&
   auto s = scenarios::load_scenario(path, &e);
   if (!s) throw UsageError(e.line > 0 ? e.text() : fmt::format("zksim {}: {}: {}", command, path, e.message));
   return *s;
+}
+
+AnyScenario load_any_or_throw(const std::string& command, const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw UsageError(fmt::format("zksim {}: {}: no such file", command, path));
+  if (fs::is_directory(path, ec)) throw UsageError(fmt::format("zksim {}: {}: is a directory, not a scenario file", command, path));
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream text;
+  text << f.rdbuf();
+  if (!f) throw UsageError(fmt::format("zksim {}: {}: cannot read the file", command, path));
+  AnyScenario out;
+  if (!scenarios::is_lease_scenario(text.str())) {
+    out.zookeeper = load_or_throw(command, path);
+    return out;
+  }
+  scenarios::ParseError e;
+  out.lease = scenarios::parse_lease_scenario(text.str(), path, &e);
+  if (!out.lease) throw UsageError(e.text());
+  return out;
+}
+
+AnyRun run_any(const AnyScenario& s, bool with_timeline) {
+  AnyRun out;
+  if (s.zookeeper) {
+    const scenarios::ScenarioRun r = scenarios::run_scenario(*s.zookeeper);
+    out = {.verdict = r.verdict,
+           .expected = expected_verdict(*s.zookeeper),
+           .as_expected = r.as_expected,
+           .trace_hash = r.result.trace_hash,
+           .violations = violations_json(r.result.violations)};
+    for (const scenarios::Violation& v : r.result.violations) {
+      out.violation_lines.push_back(
+          fmt::format("{} at t={} ms, clients {}: {}", v.property, v.time, client_names(v.clients), v.message));
+    }
+    if (with_timeline) out.timeline = timeline::text(*s.zookeeper, r);
+    return out;
+  }
+  const scenarios::LeaseScenarioRun r = scenarios::run_lease_scenario(*s.lease);
+  out = {.verdict = r.verdict,
+         .expected = s.lease->expect_violation ? fmt::format("violation {}", *s.lease->expect_violation)
+                                               : std::string("pass"),
+         .as_expected = r.as_expected,
+         .trace_hash = r.run.trace_hash,
+         .violations = nlohmann::json::array()};
+  for (const lease::LeaseViolation& v : r.run.violations) {
+    out.violations.push_back(
+        {{"property", v.property}, {"message", v.message}, {"clients", v.processes}, {"time_ms", v.time}});
+    std::vector<std::string> who;
+    for (int p : v.processes) who.push_back(fmt::format("p{}", p));
+    out.violation_lines.push_back(fmt::format("{}{}, processes {}: {}", v.property,
+                                              v.time < 0 ? std::string(" of the whole run")
+                                                         : fmt::format(" at t={} ms", v.time),
+                                              fmt::join(who, ", "), v.message));
+  }
+  if (with_timeline) out.timeline = timeline::lease_text(*s.lease, r);
+  return out;
 }
 
 std::vector<std::string> scenario_paths(const std::string& command, const std::vector<std::string>& args) {

@@ -3,9 +3,10 @@
 // the parser's "file:line:col: message".
 #pragma once
 
+#include "zksim/scenarios/lease_scenario.h"
 #include "zksim/scenarios/scenario.h"
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -14,6 +15,28 @@ namespace zksim::cli {
 
 // `path` parsed, or UsageError.
 scenarios::Scenario load_or_throw(const std::string& command, const std::string& path);
+
+// A scenario file of either kind (a ZooKeeper recipe's, a lease lock's:
+// its version line tells), for the commands that run both.
+struct AnyScenario {
+  std::optional<scenarios::Scenario> zookeeper;
+  std::optional<scenarios::LeaseScenario> lease;
+};
+// `path` parsed as the kind its version line names, or UsageError.
+AnyScenario load_any_or_throw(const std::string& command, const std::string& path);
+
+// What run and replay print of a run of either kind.
+struct AnyRun {
+  std::string verdict;
+  std::string expected;   // in the verdict's words
+  bool as_expected = false;
+  std::uint64_t trace_hash = 0;
+  nlohmann::json violations;  // [{property, message, clients, time_ms}]
+  std::vector<std::string> violation_lines;  // for people: "mutual-exclusion at t=12 ms, clients c0, c1: ..."
+
+  std::string timeline;       // the text timeline, when asked for
+};
+AnyRun run_any(const AnyScenario& s, bool with_timeline);
 
 // The .scn files the arguments name: files as given, directories searched
 // (recursively, sorted). UsageError for a path that does not exist or a

@@ -316,6 +316,10 @@ Model build_model(const scenarios::Scenario& s, const scenarios::ScenarioRun& ru
   } else {
     m.header = header_lines(s);
   }
+  m.legend = {"markers: # holding  : in a call (waiting)  z paused  ! expired on the server, not yet told  "
+              "~ reconnecting  X crashed",
+              "events: f() call begins  f ok/FAIL/INFO call ends  told: news from the recipe  > request  < reply  "
+              "! watch event  = session state  ** fault  fence N: the grant's fencing token"};
   m.verdict = run.verdict;
   m.expected = s.expect_violation ? fmt::format("violation {}", *s.expect_violation) : std::string("pass");
   m.as_expected = run.as_expected;

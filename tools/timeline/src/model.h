@@ -4,6 +4,7 @@
 // lifetime of every znode. The renderers only lay this out.
 #pragma once
 
+#include "zksim/scenarios/lease_scenario.h"
 #include "zksim/scenarios/scenario.h"
 
 #include <cstdint>
@@ -70,7 +71,10 @@ struct Znode {
 
 struct Model {
   int clients = 0;
+  std::string lane_prefix = "c";    // a lane's name: "c0" (a client), "p0" (a lease lock's process)
+  std::string server_title = "server";
   std::vector<std::string> header;  // what ran: recipe, workload, faults, seed
+  std::vector<std::string> legend;  // what the markers and labels mean
   std::string verdict;              // "pass" or "violation <property>"
   std::string expected;             // the same words for the expectation
   bool as_expected = false;
@@ -81,9 +85,16 @@ struct Model {
   std::string base;                 // the directory most paths are under ("" if none)
   TimeMs last = 0;                  // the time of the last mark, span edge or violation
   std::size_t trace_events = 0;
+
+  std::string lane(int l) const { return l == kServerLane ? server_title : lane_prefix + std::to_string(l); }
 };
 
 Model build_model(const scenarios::Scenario& s, const scenarios::ScenarioRun& run);
+// A lease lock's run (lease_model.cpp): a lane per process, one for the servers.
+Model build_lease_model(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run);
+
+// The text timeline of any model (text.cpp).
+std::string render_text(const Model& m, int column_width, int max_cell_lines);
 
 // `path` for a narrow column: `base` itself as "…", under it as "…/name", a sequential
 // suffix's leading zeros elided ("lock-0000000012" as "lock-…12").

@@ -90,8 +90,8 @@ std::vector<std::string> pack(const std::vector<std::string>& labels, std::size_
 
 std::string title_rows(const Model& m, std::size_t w) {
   std::string row = fmt::format("{:>{}} ", "time", kTimeWidth);
-  for (int c = 0; c < m.clients; ++c) row += fmt::format("|{}", detail::pad(detail::lane_name(c), w));
-  row += "|server\n";
+  for (int c = 0; c < m.clients; ++c) row += fmt::format("|{}", detail::pad(m.lane(c), w));
+  row += fmt::format("|{}\n", m.server_title);
   std::string rule(static_cast<std::size_t>(kTimeWidth) + 1, '-');
   for (int c = 0; c <= m.clients; ++c) rule += fmt::format("+{}", std::string(c < m.clients ? w : 10, '-'));
   return row + rule + "\n";
@@ -107,7 +107,7 @@ std::string header(const Model& m) {
   }
   for (const scenarios::Violation& v : m.violations) {
     std::string who;
-    for (int c : v.clients) who += fmt::format("{}{}", who.empty() ? "" : ", ", detail::lane_name(c));
+    for (int c : v.clients) who += fmt::format("{}{}", who.empty() ? "" : ", ", m.lane(c));
     const std::string when = detail::about_whole_run(v) ? std::string("of the whole run") : fmt::format("at t={}", v.time);
     out += detail::printable(fmt::format("violation {}: {}{}: {}", when, v.property,
                                          who.empty() ? std::string() : fmt::format(" ({})", who), v.message)) + "\n";
@@ -115,20 +115,18 @@ std::string header(const Model& m) {
   out += fmt::format("trace: {} events until t={}", m.trace_events, m.last);
   if (!m.base.empty()) out += detail::printable(fmt::format("; paths: \u2026 is {}, \u2026/x is {}/x", m.base, m.base));
   out += "\n";
-  out += "markers: # holding  : in a call (waiting)  z paused  ! expired on the server, not yet told  "
-         "~ reconnecting  X crashed\n";
-  out += "events: f() call begins  f ok/FAIL/INFO call ends  told: news from the recipe  > request  < reply  "
-         "! watch event  = session state  ** fault  fence N: the grant's fencing token\n";
+  for (const std::string& line : m.legend) out += line + "\n";
   return out;
 }
 
 }  // namespace
 
-std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run, const TextOptions& options) {
-  const Model m = detail::build_model(s, run);
-  const std::size_t w = static_cast<std::size_t>(std::max(options.column_width, 12));
+namespace detail {
+
+std::string render_text(const Model& m, int column_width, int max_cell_lines) {
+  const std::size_t w = static_cast<std::size_t>(std::max(column_width, 12));
   const std::size_t content = w - 3;
-  const std::size_t max_lines = static_cast<std::size_t>(std::max(options.max_cell_lines, 1));
+  const std::size_t max_lines = static_cast<std::size_t>(std::max(max_cell_lines, 1));
 
   std::string out = header(m) + "\n";
   const std::string titles = title_rows(m, w);
@@ -184,8 +182,19 @@ std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run
   return out;
 }
 
+}  // namespace detail
+
+std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run, const TextOptions& options) {
+  return detail::render_text(detail::build_model(s, run), options.column_width, options.max_cell_lines);
+}
+
 std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run) {
   return text(s, run, TextOptions{});
+}
+
+std::string lease_text(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run,
+                       const TextOptions& options) {
+  return detail::render_text(detail::build_lease_model(s, run), options.column_width, options.max_cell_lines);
 }
 
 }  // namespace zksim::timeline

@@ -63,6 +63,8 @@ const std::vector<LeaseRecipe>& lease_recipes();
 const LeaseRecipe* find_lease_recipe(const std::string& name);
 
 const char* lease_fault_name(LeaseFault f);
+// The fault class named `name`; nullopt when none is.
+std::optional<LeaseFault> lease_fault_named(const std::string& name);
 
 // Whether fault `f` can strike a run of `r` (restart and clock-jump strike
 // Redis nodes only).

@@ -22,6 +22,7 @@
 // path before the event).
 #pragma once
 
+#include "zksim/scenarios/lease_scenario.h"
 #include "zksim/scenarios/scenario.h"
 
 #include <string>
@@ -44,5 +45,11 @@ struct TextOptions {
 
 // text(s, run) with other column widths.
 std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run, const TextOptions& options);
+
+// A lease lock's run (lease_scenario.h) as a text timeline: a column per
+// process (its calls and replies, messages and watch events, faults; when
+// it waited, held and was paused) and one for the servers.
+std::string lease_text(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run,
+                       const TextOptions& options = {});
 
 }  // namespace zksim::timeline

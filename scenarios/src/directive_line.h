@@ -1,0 +1,48 @@
+// The line grammar scenario files share (scenario.cpp, lease_scenario.cpp):
+// words split by blanks, '#' to the end of a line a comment, and errors
+// that say which word is wrong.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zksim::scenarios::detail {
+
+struct Word {
+  std::string text;
+  int col = 0;  // 1-based
+};
+
+// The words of one line, up to its comment.
+std::vector<Word> words_of(const std::string& line);
+
+// `text` with every control byte shown as \xNN, so a message stays one
+// printable line (a NUL would end it where C strings are printed).
+std::string escaped(const std::string& text);
+
+// The comment of a line that has no words ("# text" -> "text"), if any.
+bool comment_of(const std::string& line, std::string* text);
+
+// One directive's words, and the column of its error. Each check returns
+// "" when it passes, else the message, with col() set to the word at fault.
+class DirectiveLine {
+ public:
+  explicit DirectiveLine(const std::vector<Word>& words) : w_(words) {}
+  int col() const { return col_; }
+
+ protected:
+  // `message`, placed at word `word` (past the end: just after the line).
+  std::string at(std::size_t word, std::string message);
+  // "" when the line has no words past `used`.
+  std::string done(std::size_t used);
+  // Word `word` as an integer in [lo, hi].
+  std::string integer(std::size_t word, std::int64_t& v, std::int64_t lo, std::int64_t hi);
+  // Word `word` as an unsigned 64-bit seed.
+  std::string seed(std::size_t word, std::uint64_t& v);
+
+  const std::vector<Word>& w_;
+  int col_ = 1;
+};
+
+}  // namespace zksim::scenarios::detail
