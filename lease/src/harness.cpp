@@ -151,13 +151,10 @@ class Harness {
     return recipe_.renews ? 2 * lease_ms() : lease_ms() * 3 / 4;
   }
 
-  // Which Redis commands of this recipe give or extend a holder's lease.
-  World::RedisLeaseObserver redis_lease() const {
-    const TimeMs ttl = kRedisTtlMs;
-    return [ttl](int, TimeMs now, const redis::Command& c, const redis::Reply& r) -> std::optional<TimeMs> {
-      if (c[0] == "SET" && r == redis::Reply::ok()) return now + ttl;
-      if (c[0] == "FCALL" && c[1] == redis::scripts::kRLockTryLock && r.is_nil()) return now + ttl;
-      if (c[0] == "FCALL" && c[1] == redis::scripts::kRLockRenew && r == redis::Reply::of(1)) return now + ttl;
+  // Which Redis commands give or extend a holder's lease: the locks' own rule.
+  static World::RedisLeaseObserver redis_lease() {
+    return [](int, TimeMs now, const redis::Command& c, const redis::Reply& r) -> std::optional<TimeMs> {
+      if (const std::optional<RedisLeaseGrant> g = redis_lease_granted(c, r)) return now + g->ms;
       return std::nullopt;
     };
   }

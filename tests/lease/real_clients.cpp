@@ -1,11 +1,13 @@
 #include "real_clients.h"
 
+#include "zksim/lease/locks.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <hiredis/hiredis.h>
 
 #include <algorithm>
 #include <cassert>
-#include <cctype>
 
 namespace zksim::lease::test {
 
@@ -55,6 +57,15 @@ TimeMs Loop::now() const {
   return std::chrono::duration_cast<milliseconds>(Clock::now() - start_).count();
 }
 
+TimeMs Loop::at_wall_ms(TimeMs wall_ms) const {
+  using std::chrono::microseconds;
+  const std::int64_t loop_us = std::chrono::duration_cast<microseconds>(Clock::now() - start_).count();
+  const std::int64_t wall_us =
+      std::chrono::duration_cast<microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const std::int64_t us = wall_ms * 1000 - wall_us + loop_us;
+  return us >= 0 ? us / 1000 : -((999 - us) / 1000);
+}
+
 void Loop::spawn(RealProcess& p, Task<> task, bool helper) {
   auto w = std::make_shared<Waiter>();
   w->handle = task.handle();
@@ -91,15 +102,43 @@ bool Loop::run(TimeMs limit_ms) {
       fire(std::move(t));
       continue;
     }
-    // Nothing due: wait for the next timer or a stream's data.
+    // Nothing due: wait for the next timer, a stream's data or an input.
     const Clock::time_point next = timers_.empty() ? deadline : std::min(deadline, timers_.top().at);
-    const auto wait = std::chrono::ceil<milliseconds>(next - now).count();
-    curl_multi_poll(multi_, nullptr, 0, static_cast<int>(wait), nullptr);
-    int running = 0;
-    curl_multi_perform(multi_, &running);
-    reap_streams();
+    poll_io(static_cast<int>(std::chrono::ceil<milliseconds>(next - now).count()));
   }
   return true;
+}
+
+void Loop::poll_io(int timeout_ms) {
+  std::erase_if(inputs_, [](const std::weak_ptr<Input>& i) { return i.expired(); });
+  std::vector<std::shared_ptr<Input>> inputs;
+  std::vector<curl_waitfd> fds;
+  for (const std::weak_ptr<Input>& i : inputs_) {
+    inputs.push_back(i.lock());
+    fds.push_back({.fd = inputs.back()->fd, .events = CURL_WAIT_POLLIN, .revents = 0});
+  }
+  curl_multi_poll(multi_, fds.data(), static_cast<unsigned>(fds.size()), timeout_ms, nullptr);
+  int running = 0;
+  curl_multi_perform(multi_, &running);
+  reap_streams();
+  for (std::size_t i = 0; i < fds.size(); ++i) {
+    if (fds[i].revents & CURL_WAIT_POLLIN) inputs[i]->on_input();
+  }
+}
+
+void Loop::poll(std::weak_ptr<Input> input) { inputs_.push_back(std::move(input)); }
+
+Task<> Loop::wait(Wakeup& w, TimeMs timeout_ms) {
+  assert(current_ >= 0);
+  w.waiter = std::make_shared<Waiter>();
+  w.task = current_;
+  wake_at(Clock::now() + milliseconds(timeout_ms), w.waiter, current_);
+  co_await Suspend(w.waiter);
+  w.waiter.reset();
+}
+
+void Loop::wake(Wakeup& w) {
+  if (w.waiter) wake_at(Clock::now(), std::exchange(w.waiter, nullptr), w.task);
 }
 
 Task<> Loop::sleep(TimeMs ms) {
@@ -185,24 +224,25 @@ bool RealProcess::cut_off(TimeMs from, TimeMs to) const {
   return std::ranges::any_of(pauses_, within) || std::ranges::any_of(suspensions_, within);
 }
 
-// --- RealRedis ---
-
-namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return std::ranges::equal(a, b, [](char x, char y) { return std::tolower(x) == std::tolower(y); });
-}
-
-// The PX of a SET command (0 when it has none).
-TimeMs px_of(const redis::Command& c) {
-  if (c.empty() || !iequals(c[0], "set")) return 0;
-  for (std::size_t i = 3; i + 1 < c.size(); ++i) {
-    if (iequals(c[i], "px")) return std::atoll(c[i + 1].c_str());
+void RealProcess::lease_until(int node, TimeMs sent, TimeMs deadline, int quorum) {
+  if (static_cast<int>(redis_deadlines_.size()) <= node) redis_deadlines_.resize(node + 1, -1);
+  redis_deadlines_[node] = std::max(redis_deadlines_[node], deadline);
+  const TimeMs now = loop_.now();
+  std::vector<TimeMs> ahead;
+  for (TimeMs d : redis_deadlines_) {
+    if (d >= now) ahead.push_back(d);
   }
-  return 0;
+  if (static_cast<int>(ahead.size()) < quorum) return;
+  std::ranges::sort(ahead, std::greater<>());
+  const TimeMs end = ahead[quorum - 1];
+  if (!leases_.empty() && leases_.back().end >= now) {
+    leases_.back().end = std::max(leases_.back().end, end);
+  } else {
+    leases_.push_back({sent, end});
+  }
 }
 
-}  // namespace
+// --- RealRedis ---
 
 Task<std::optional<redis::Reply>> RealRedis::call(redis::Command command) {
   process_.note(fmt::format("-> redis {}", redis::show(command)));
@@ -217,10 +257,133 @@ Task<std::optional<redis::Reply>> RealRedis::call(redis::Command command) {
   }
   process_.heard();
   process_.note(fmt::format("<- {}", reply));
-  if (const TimeMs px = px_of(command); px > 0 && reply == redis::Reply::ok()) {
-    process_.leases().push_back({sent, process_.last_heard() + px});
+  if (const std::optional<RedisLeaseGrant> g = redis_lease_granted(command, reply)) {
+    process_.lease_until(node_, sent, deadline_of(g->key, process_.last_heard() + g->ms), quorum_);
   }
   co_return reply;
+}
+
+TimeMs RealRedis::deadline_of(const std::string& key, TimeMs bound) {
+  const redis::Reply at = connection_->command({"PEXPIRETIME", key});
+  if (at.type != redis::Reply::Type::Integer || at.integer < 0) {
+    process_.note(fmt::format("(PEXPIRETIME {}: {}; the lease ends by {} ms)", key, at, bound));
+    if (at.is_error() && at.text.starts_with("hiredis:")) connection_.reset();
+    return bound;
+  }
+  const TimeMs end = process_.loop().at_wall_ms(at.integer + 1);
+  process_.note(fmt::format("(the server's deadline: {} ms)", end));
+  return end;
+}
+
+// --- RealSubscriber ---
+
+RealSubscriber::~RealSubscriber() {
+  if (context_) redisFree(context_);
+}
+
+Task<bool> RealSubscriber::subscribe(std::string channel) {
+  process_.note(fmt::format("-> redis subscriber SUBSCRIBE {}", channel));
+  if (!context_) {
+    const timeval timeout{2, 0};
+    context_ = redisConnectWithTimeout("127.0.0.1", port_, timeout);
+    if (!context_ || context_->err) {
+      drop(context_ ? context_->errstr : "no connection");
+      co_return false;
+    }
+    redisSetTimeout(context_, timeout);
+    input_ = std::make_shared<Loop::Input>(Loop::Input{.fd = context_->fd, .on_input = [this] { on_input(); }});
+    process_.loop().poll(input_);
+  }
+  const redis::Command command{"SUBSCRIBE", channel};
+  co_return confirmed(command, "subscribe", channel);
+}
+
+Task<> RealSubscriber::unsubscribe(std::string channel) {
+  process_.note(fmt::format("-> redis subscriber UNSUBSCRIBE {}", channel));
+  const redis::Command command{"UNSUBSCRIBE", channel};
+  if (context_) confirmed(command, "unsubscribe", channel);
+  // Messages that came before the confirmation are not for a later subscription.
+  inbox_.erase(channel);
+  co_return;
+}
+
+Task<std::optional<std::string>> RealSubscriber::next_message(std::string channel, TimeMs timeout_ms) {
+  if (inbox_[channel].empty()) co_await process_.loop().wait(waiting_[channel], timeout_ms);
+  std::deque<std::string>& box = inbox_[channel];
+  if (box.empty()) {
+    process_.note(fmt::format("<- (no message on {} within {} ms)", channel, timeout_ms));
+    co_return std::nullopt;
+  }
+  std::string m = std::move(box.front());
+  box.pop_front();
+  co_return m;
+}
+
+bool RealSubscriber::confirmed(const redis::Command& command, std::string_view kind, const std::string& channel) {
+  std::vector<const char*> data;
+  std::vector<std::size_t> lengths;
+  for (const std::string& a : command) {
+    data.push_back(a.data());
+    lengths.push_back(a.size());
+  }
+  redisAppendCommandArgv(context_, static_cast<int>(command.size()), data.data(), lengths.data());
+  for (;;) {
+    void* reply = nullptr;
+    if (redisGetReply(context_, &reply) != REDIS_OK) {
+      drop(context_->errstr);
+      return false;
+    }
+    if (take(reply, kind, channel)) break;
+  }
+  process_.heard();
+  process_.note(fmt::format("<- redis subscriber {} {}", kind, channel));
+  // Messages read with the confirmation: the socket will not signal them.
+  take_buffered();
+  return true;
+}
+
+bool RealSubscriber::take(void* raw, std::string_view kind, const std::string& channel) {
+  auto* r = static_cast<redisReply*>(raw);
+  const auto text = [r](std::size_t i) {
+    const redisReply* e = r->element[i];
+    return e->type == REDIS_REPLY_STRING ? std::string(e->str, e->len) : std::string();
+  };
+  bool match = false;
+  if (r->type == REDIS_REPLY_ARRAY && r->elements == 3) {
+    const std::string k = text(0);
+    const std::string c = text(1);
+    if (k == "message") {
+      inbox_[c].push_back(text(2));
+      process_.note(fmt::format("<- redis message {}: {}", c, text(2)));
+      process_.loop().wake(waiting_[c]);
+    }
+    match = k == kind && c == channel;
+  }
+  freeReplyObject(r);
+  return match;
+}
+
+void RealSubscriber::take_buffered() {
+  void* reply = nullptr;
+  while (context_ && redisGetReplyFromReader(context_, &reply) == REDIS_OK && reply) {
+    take(reply, "", "");
+    reply = nullptr;
+  }
+}
+
+void RealSubscriber::on_input() {
+  if (redisBufferRead(context_) != REDIS_OK) {
+    drop(context_->errstr);
+    return;
+  }
+  take_buffered();
+}
+
+void RealSubscriber::drop(std::string_view why) {
+  process_.note(fmt::format("<- redis subscriber lost: {}", why));
+  if (context_) redisFree(context_);
+  context_ = nullptr;
+  input_.reset();
 }
 
 // --- RealEtcd ---

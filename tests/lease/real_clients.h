@@ -5,6 +5,8 @@
 // - RealProcess: a Process whose tasks run on a Loop, with the faults the
 //   tests need (a stop-the-world pause, suspended helpers);
 // - RealRedis: a RedisClient over hiredis (tests/redis/real_fixture.h);
+// - RealSubscriber: a RedisSubscriber over a second hiredis connection in
+//   subscribe mode, read by the Loop;
 // - RealEtcd: an EtcdClient over etcd's gRPC gateway with libcurl
 //   (tests/etcd/gateway.h).
 // The clients also keep, on their process, what the checkers need to know
@@ -22,6 +24,7 @@
 
 #include <chrono>
 #include <coroutine>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,11 +39,11 @@ namespace zksim::lease::test {
 class RealProcess;
 
 // Runs coroutines on the calling thread in real time: a timer queue on the
-// steady clock, and HTTP streams (libcurl's multi interface) polled while
-// it waits for the next timer. Every resumption goes through the queue, so
-// the loop knows which task it resumes and defers a task of a paused
-// process. Server calls block the loop (the servers are local): only
-// sleeps and streams suspend.
+// steady clock, and HTTP streams (libcurl's multi interface) and sockets
+// (a Redis subscriber's) polled while it waits for the next timer. Every
+// resumption goes through the queue, so the loop knows which task it
+// resumes and defers a task of a paused process. Server calls block the
+// loop (the servers are local): only sleeps, streams and waits suspend.
 class Loop {
  public:
   using Clock = std::chrono::steady_clock;
@@ -54,6 +57,8 @@ class Loop {
 
   // True time for the checkers: ms of the steady clock since the loop was made.
   TimeMs now() const;
+  // The loop time (rounded down) at which the system clock reads `wall_ms`.
+  TimeMs at_wall_ms(TimeMs wall_ms) const;
   // Runs `task` as one of p's; a helper is one a run does not wait for.
   void spawn(RealProcess& p, Task<> task, bool helper);
   // Runs until every task that is not a helper finished (true), or
@@ -68,11 +73,28 @@ class Loop {
   // (or failed) first.
   Task<bool> stream(std::string url, std::string body, std::function<bool(std::string_view)> on_line);
 
+  // A socket the loop polls while it waits, and what reads it when it has
+  // input; polled for as long as its owner keeps it.
+  struct Input {
+    int fd = -1;
+    std::function<void()> on_input;
+  };
+  void poll(std::weak_ptr<Input> input);
+
   // A suspended task's coroutine; the awaiter clears it when destroyed, so
   // a timer that outlives the task finds nothing to resume.
   struct Waiter {
     std::coroutine_handle<> handle;
   };
+  // A wait that ends at its timeout, or sooner by wake().
+  struct Wakeup {
+    std::shared_ptr<Waiter> waiter;  // while a task waits
+    int task = -1;
+  };
+  // Suspends the calling task until wake(w), or `timeout_ms` passed.
+  Task<> wait(Wakeup& w, TimeMs timeout_ms);
+  // Resumes the task waiting on `w`, if any, as soon as its process lets it.
+  void wake(Wakeup& w);
 
  private:
   struct Stream;
@@ -94,6 +116,9 @@ class Loop {
   void fire(Timer t);
   // Moves the streams that ended to the timer queue.
   void reap_streams();
+  // Waits until `timeout_ms` passed or a stream or an input has something
+  // to read, and reads it.
+  void poll_io(int timeout_ms);
 
   Clock::time_point start_;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
@@ -102,6 +127,7 @@ class Loop {
   int current_ = -1;  // the task being resumed
   CURLM* multi_;
   std::map<CURL*, std::shared_ptr<Stream>> streams_;
+  std::vector<std::weak_ptr<Input>> inputs_;
 };
 
 class RealProcess final : public Process {
@@ -139,6 +165,12 @@ class RealProcess final : public Process {
   TimeMs last_heard() const { return last_heard_; }
   void heard() { last_heard_ = loop_.now(); }
   std::vector<LeaseSpan>& leases() { return leases_; }
+  // A Redis node's deadline for the process's lease, from a command sent at
+  // `sent` that gave or extended it. Counted as the lease world counts it
+  // (redis_host.cpp): the process holds a lease while `quorum` of its
+  // nodes' deadlines lie ahead, until the quorum-th latest; the current
+  // lease is extended while it runs, else a new one begins.
+  void lease_until(int node, TimeMs sent, TimeMs deadline, int quorum);
 
   // The process's notes and calls, one line each, with the loop time.
   const std::vector<std::string>& trace() const { return trace_; }
@@ -152,25 +184,80 @@ class RealProcess final : public Process {
   std::vector<std::pair<TimeMs, TimeMs>> suspensions_;  // of the helpers
   TimeMs last_heard_ = -1;
   std::vector<LeaseSpan> leases_;
+  std::vector<TimeMs> redis_deadlines_;  // per node
   std::vector<std::string> trace_;
 };
 
 // One hiredis connection to a redis-server (redis::Connection, whose
 // timeout is 2 s). A command that failed in hiredis (no reply in time, a
 // broken connection) yields nullopt and drops the connection; the next
-// command opens a new one, as a client library would. A SET with PX that
-// was answered OK gives the process a lease, from when the command was sent
-// to the end of its PX after the reply came: no earlier than the server's
-// deadline.
+// command opens a new one, as a client library would. The commands that
+// give or extend a lease in the lease world (harness.cpp: a SET with PX
+// answered OK, an RLock's tryLock answered nil, its renewal answered 1)
+// set this node's deadline for the process's lease (RealProcess::
+// lease_until). `node` of the lock's nodes, `quorum` of which make a lease
+// (RedLock's majority; else 1).
 class RealRedis final : public RedisClient {
  public:
-  RealRedis(RealProcess& p, int port) : process_(p), port_(port) {}
+  RealRedis(RealProcess& p, int port, int node = 0, int quorum = 1)
+      : process_(p), port_(port), node_(node), quorum_(quorum) {}
   Task<std::optional<redis::Reply>> call(redis::Command command) override;
 
  private:
+  // The deadline the server has just set for `key`, in loop time: from its
+  // PEXPIRETIME, asked before any other command (Redis counts the key gone
+  // once its clock passes that ms). The reply's time plus the lease would
+  // be late by the reply's latency, and a waiter that retries at the
+  // server's deadline (RLock's, at its PTTL) takes the lock within that
+  // latency: belief-exclusion would not excuse the holder. `bound` (no
+  // earlier than the server's) when the server did not say.
+  TimeMs deadline_of(const std::string& key, TimeMs bound);
+
   RealProcess& process_;
   int port_;
+  int node_;
+  int quorum_;
   std::unique_ptr<redis::Connection> connection_;
+};
+
+// A second hiredis connection to a redis-server, in subscribe mode, opened
+// at the first subscribe. SUBSCRIBE and UNSUBSCRIBE block the loop until
+// the server confirms them (as a command does); between them the loop
+// polls the connection and files each message under its channel, waking
+// the task that waits for one (its process's pause permitting). A message
+// does not count as hearing from the server (last_heard), as in the lease
+// world's Redis, where only replies do. A connection that fails is
+// dropped, with whatever it had not yet read; the next subscribe opens a
+// new one.
+class RealSubscriber final : public RedisSubscriber {
+ public:
+  RealSubscriber(RealProcess& p, int port) : process_(p), port_(port) {}
+  ~RealSubscriber() override;
+  RealSubscriber(const RealSubscriber&) = delete;
+  RealSubscriber& operator=(const RealSubscriber&) = delete;
+
+  Task<bool> subscribe(std::string channel) override;
+  Task<> unsubscribe(std::string channel) override;
+  Task<std::optional<std::string>> next_message(std::string channel, TimeMs timeout_ms) override;
+
+ private:
+  // Sends `command` and reads until the server confirms it with a reply of
+  // `kind` for `channel`; false when the connection failed first.
+  bool confirmed(const redis::Command& command, std::string_view kind, const std::string& channel);
+  // Files a message; true when `reply` is the confirmation (kind, channel).
+  bool take(void* reply, std::string_view kind, const std::string& channel);
+  // Files the messages hiredis has read and not yet parsed.
+  void take_buffered();
+  // Reads what the socket has (the loop saw input).
+  void on_input();
+  void drop(std::string_view why);
+
+  RealProcess& process_;
+  int port_;
+  redisContext* context_ = nullptr;
+  std::shared_ptr<Loop::Input> input_;
+  std::map<std::string, std::deque<std::string>> inbox_;
+  std::map<std::string, Loop::Wakeup> waiting_;
 };
 
 // etcd 3.4 through its gRPC gateway at `endpoint` ("http://127.0.0.1:port").

@@ -1,19 +1,22 @@
 // The lease locks of zksim/lease/locks.h, unchanged, on Debian's
 // redis-server 7.0 and etcd 3.4 (label lease-real): the same recipe code
 // the lease world runs, through the interfaces of real_clients.h. The
-// program starts one server of each on 127.0.0.1 (free ports, temporary
-// directories) and stops them at the end.
+// program starts on 127.0.0.1 (free ports, temporary directories) one
+// etcd, one redis-server, and five more for RedLock, and stops them at the
+// end; every redis-server has the lock scripts' function library.
 //
-// SET NX PX and etcd's Mutex, plain and fenced, with the leases the
-// harness gives them (harness.cpp: 300 ms for SET NX PX, 2 s for etcd),
-// must exclude: 3 processes x 4 rounds, and the checkers of checkers.h find
-// nothing. And the classic lease failure must happen here too: a holder
-// stalled past its lease (a pause; for etcd, its keepalive helper
-// suspended) still believes it holds when the next process takes the lock,
-// and learns otherwise only at its release; only a fenced resource refuses
-// its stale write.
+// Every correct lease lock (SET NX PX, Redisson's RLock, RedLock over five
+// nodes, etcd's Mutex; plain and fenced), with the leases the harness gives
+// them (harness.cpp: 300 ms on Redis, 2 s for etcd), must exclude: 3
+// processes x 4 rounds, and the checkers of checkers.h find nothing. And
+// the classic lease failure must happen here too: a holder stalled past its
+// lease (a pause; for a lock that renews, its renewing helper suspended:
+// etcd's keepalives, RLock's watchdog) still believes it holds when the
+// next process takes the lock, and learns otherwise only at its release;
+// only a fenced resource refuses its stale write.
 //
-// And one behaviour of the real etcd that the lease world lacks: the
+// And RLock's waiters wake on the unlock message (RLockOnTheRealServer);
+// and one behaviour of the real etcd that the lease world lacks: the
 // lessor's revoke lag (EtcdMutexOnTheRealServer below).
 #include "real_clients.h"
 
@@ -21,11 +24,13 @@
 #include "zksim/lease/locks.h"
 
 #include "etcd_server.h"
+#include "redis_server.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <iostream>
 
@@ -52,6 +57,27 @@ class EtcdServerEnvironment : public ::testing::Environment {
   void TearDown() override { etcd_server().stop(); }
 };
 
+// RedLock's independent nodes (the main redis-server is not one of them).
+std::array<zksim::test::RedisServer, 5>& redlock_servers() {
+  static std::array<zksim::test::RedisServer, 5> servers;
+  return servers;
+}
+
+class RedLockServersEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    for (zksim::test::RedisServer& s : redlock_servers()) {
+      ASSERT_TRUE(s.start()) << s.error();
+      redis::Connection c(s.port());
+      const redis::Command load{"FUNCTION", "LOAD", "REPLACE", redis::lock_library()};
+      ASSERT_EQ(c.command(load), redis::Reply::bulk("zksim_locks"));
+    }
+  }
+  void TearDown() override {
+    for (zksim::test::RedisServer& s : redlock_servers()) s.stop();
+  }
+};
+
 // One run of a recipe: processes on one loop, each with its own client of
 // the recipe's server, and the record the checkers read, kept as the
 // harness keeps it (harness.cpp): holds in loop time, the resource's
@@ -62,23 +88,46 @@ class RealRun {
   // `name`: the lock's key (Redis) or prefix (etcd), unique in the program.
   RealRun(const LeaseRecipe& recipe, std::string name) : recipe_(recipe), name_(std::move(name)) {}
 
+  // A process with its clients of the recipe's servers: etcd; one Redis
+  // node (and a subscriber to it, for RLock); or RedLock's nodes.
   int add_process() {
     const int p = static_cast<int>(processes_.size());
     processes_.push_back(std::make_unique<RealProcess>(loop_, fmt::format("p{}", p)));
+    RealProcess& self = *processes_.back();
     if (recipe_.etcd) {
-      etcd_.push_back(std::make_unique<RealEtcd>(*processes_.back(), etcd_server().endpoint()));
-    } else {
-      redis_.push_back(std::make_unique<RealRedis>(*processes_.back(), redis::redis_server().port()));
+      etcd_.push_back(std::make_unique<RealEtcd>(self, etcd_server().endpoint()));
+      return p;
     }
+    std::vector<std::unique_ptr<RealRedis>>& nodes = redis_.emplace_back();
+    if (recipe_.redis_nodes > 1) {
+      const int quorum = recipe_.redis_nodes / 2 + 1;
+      for (int n = 0; n < recipe_.redis_nodes; ++n) {
+        nodes.push_back(std::make_unique<RealRedis>(self, redlock_servers().at(n).port(), n, quorum));
+      }
+    } else {
+      nodes.push_back(std::make_unique<RealRedis>(self, redis::redis_server().port()));
+    }
+    if (recipe_.renews) subscribers_.push_back(std::make_unique<RealSubscriber>(self, redis::redis_server().port()));
     return p;
   }
   RealProcess& process(int p) { return *processes_.at(p); }
   void spawn(int p, Task<> task) { loop_.spawn(process(p), std::move(task), /*helper=*/false); }
   bool run(TimeMs limit_ms) { return loop_.run(limit_ms); }
 
+  // The recipe's lock, made as the harness makes it (harness.cpp).
   std::unique_ptr<LeaseLock> lock(int p) {
     if (recipe_.etcd) return make_etcd_mutex(process(p), *etcd_.at(p), {.prefix = "/" + name_, .ttl_s = kEtcdTtlS});
-    return make_set_nx_lock(process(p), *redis_.at(p), {.key = name_, .ttl_ms = kRedisTtlMs, .fenced = recipe_.fenced});
+    if (recipe_.redis_nodes > 1) {
+      std::vector<RedisClient*> nodes;
+      for (const auto& n : redis_.at(p)) nodes.push_back(n.get());
+      return make_redlock(process(p), std::move(nodes), {.key = name_, .ttl_ms = kRedisTtlMs});
+    }
+    if (recipe_.renews) {
+      return make_rlock(process(p), *redis_.at(p).at(0), *subscribers_.at(p),
+                        {.key = name_, .lease_ms = kRedisTtlMs, .fenced = recipe_.fenced});
+    }
+    return make_set_nx_lock(process(p), *redis_.at(p).at(0),
+                            {.key = name_, .ttl_ms = kRedisTtlMs, .fenced = recipe_.fenced});
   }
 
   // `asked`: when its acquire was called.
@@ -144,7 +193,8 @@ class RealRun {
   const LeaseRecipe& recipe_;
   std::string name_;
   std::vector<std::unique_ptr<RealProcess>> processes_;
-  std::vector<std::unique_ptr<RealRedis>> redis_;
+  std::vector<std::vector<std::unique_ptr<RealRedis>>> redis_;  // per process, per node
+  std::vector<std::unique_ptr<RealSubscriber>> subscribers_;
   std::vector<std::unique_ptr<RealEtcd>> etcd_;
   std::vector<LeaseHold> holds_;
   std::vector<TimeMs> asked_;  // per hold
@@ -208,15 +258,16 @@ Task<std::optional<Held>> first_take(RealRun& run, LeaseLock& lock) {
 
 // p0 of the classic failure: it takes the lock, writes, stalls for
 // `stall_ms` (longer than its lease), writes again as if it still held.
-Task<> stalled_holder(RealRun& run, bool etcd, TimeMs stall_ms) {
+Task<> stalled_holder(RealRun& run, bool renews, TimeMs stall_ms) {
   std::unique_ptr<LeaseLock> lock = run.lock(0);
   RealProcess& self = run.process(0);
   const std::optional<Held> held = co_await first_take(run, *lock);
   if (!held) co_return;
   const int h = held->hold;
   run.write(h, held->token);
-  if (etcd) {
-    // Its work goes on (it sleeps through a long hold); its keepalives stop.
+  if (renews) {
+    // Its work goes on (it sleeps through a long hold); its renewals
+    // (keepalives, the watchdog's) stop.
     self.suspend_helpers(stall_ms);
     co_await self.sleep(stall_ms);
   } else {
@@ -256,12 +307,11 @@ Task<> release_after_deadline_of_p1(RealRun& run) {
   run.released(h, co_await lock->release());
 }
 
-// The recipes run here (harness.h): the ones on one Redis node without
-// pub/sub, and etcd's.
+// The recipes run here: every correct one of the harness (harness.h).
 std::vector<LeaseRecipe> recipes() {
   std::vector<LeaseRecipe> out;
-  for (const char* name : {"redis-set-nx", "redis-set-nx-fenced", "etcd-mutex", "etcd-mutex-fenced"}) {
-    out.push_back(*find_lease_recipe(name));
+  for (const LeaseRecipe& r : lease_recipes()) {
+    if (r.breaks.empty()) out.push_back(r);
   }
   return out;
 }
@@ -312,7 +362,7 @@ TEST_P(CorrectLeaseLock, AHolderStalledPastItsLeaseStillBelievesItHoldsWhenTheNe
   RealRun run(recipe, lock_name());
   run.add_process();
   run.add_process();
-  run.spawn(0, stalled_holder(run, recipe.etcd, stall_ms));
+  run.spawn(0, stalled_holder(run, recipe.renews, stall_ms));
   run.spawn(1, hold_once(run, 1, /*start_ms=*/50, next_hold_ms));
   ASSERT_TRUE(run.run(15'000)) << run.trace();
   const std::vector<LeaseHold>& holds = run.finish();
@@ -353,6 +403,32 @@ TEST_P(CorrectLeaseLock, AHolderStalledPastItsLeaseStillBelievesItHoldsWhenTheNe
 
 INSTANTIATE_TEST_SUITE_P(Recipes, CorrectLeaseLock, ::testing::ValuesIn(recipes()),
                          [](const ::testing::TestParamInfo<LeaseRecipe>& info) { return identifier(info.param.name); });
+
+// Redisson's waiters sleep on the lock's channel, not on a timer: the
+// unlock script's PUBLISH wakes the one waiting, and it takes the lock
+// within a few ms of the release. p0 holds for 400 ms, past its 300 ms
+// lease, which its watchdog renews every 100 ms; p1, asking at 20 ms,
+// waits each time for the PTTL its try was answered (280 ms, then 200 ms or
+// more), so its timer would have woken it only at about 500 ms, 100 ms or
+// more after p0's release.
+TEST(RLockOnTheRealServer, AWaiterTakesTheLockWhenTheUnlockMessageComesNotAtItsTimeout) {
+  RealRun run(*find_lease_recipe("redisson-rlock"), "RLockWakeup");
+  run.add_process();
+  run.add_process();
+  run.spawn(0, hold_once(run, 0, /*start_ms=*/0, /*hold_ms=*/400));
+  run.spawn(1, hold_once(run, 1, /*start_ms=*/20, /*hold_ms=*/10));
+  ASSERT_TRUE(run.run(5'000)) << run.trace();
+  const std::vector<LeaseHold>& holds = run.finish();
+  ASSERT_EQ(holds.size(), 2u) << run.trace();
+  const LeaseHold& first = holds[0];
+  const LeaseHold& next = holds[1];
+  ASSERT_EQ(first.process, 0) << run.trace();
+  EXPECT_FALSE(first.lost_at_release) << run.trace();
+  EXPECT_GE(next.start, first.end) << run.trace();
+  EXPECT_LT(next.start - first.end, 50) << run.trace();
+  std::cout << fmt::format("[ measured ] p0 released at {} ms; p1 held from {} ms ({} ms later)\n", first.end,
+                           next.start, next.start - first.end);
+}
 
 // etcd's lessor revokes an expired lease on a 500 ms tick, not at its
 // deadline: until then the lease's keys are still there. p1's keepalives
@@ -402,6 +478,7 @@ int main(int argc, char** argv) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
   ::testing::AddGlobalTestEnvironment(new zksim::redis::RedisServerEnvironment);
   ::testing::AddGlobalTestEnvironment(new zksim::lease::test::EtcdServerEnvironment);
+  ::testing::AddGlobalTestEnvironment(new zksim::lease::test::RedLockServersEnvironment);
   const int rc = RUN_ALL_TESTS();
   curl_global_cleanup();
   return rc;

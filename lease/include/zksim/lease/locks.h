@@ -58,6 +58,17 @@ struct RLockOptions {
 std::unique_ptr<LeaseLock> make_rlock(Process& process, RedisClient& redis, RedisSubscriber& subscriber,
                                       RLockOptions options);
 
+// The Redis lease a command of these locks gave or extended, answered
+// `reply`: its key and length. SET ... PX answered OK, an RLock's tryLock
+// answered nil, its renewal answered 1; nullopt for any other. The lease
+// world's observer (harness.cpp) and the real-server tests both count
+// leases by it.
+struct RedisLeaseGrant {
+  std::string key;
+  TimeMs ms = 0;
+};
+std::optional<RedisLeaseGrant> redis_lease_granted(const redis::Command& command, const redis::Reply& reply);
+
 // RedLock over independent Redis nodes (redis.io, "Distributed Locks with
 // Redis"): a majority of SET NX PX, and a validity of the TTL less the
 // round's time (by the process's wall clock) and a drift allowance. No
