@@ -87,9 +87,9 @@ std::optional<LeaseViolation> check_herd(const std::vector<LeaseWakeup>& wakeups
   return std::nullopt;
 }
 
-int worst_wakeups(const std::vector<LeaseWakeup>& wakeups) {
+int worst_wakeups(const std::vector<LeaseWakeup>& wakeups, bool lasted_only) {
   std::size_t worst = 0;
-  for (const auto& [change, woken] : by_change(wakeups, /*lasted_only=*/false)) worst = std::max(worst, woken.size());
+  for (const auto& [change, woken] : by_change(wakeups, lasted_only)) worst = std::max(worst, woken.size());
   return static_cast<int>(worst);
 }
 

@@ -114,6 +114,7 @@ class Harness {
     }
     out.wakeups = static_cast<int>(world_.wakeups().size());
     out.worst_wakeups = worst_wakeups(world_.wakeups());
+    out.worst_lasting_wakeups = worst_wakeups(world_.wakeups(), /*lasted_only=*/true);
     if (!out.finished) {
       // The run stops at the time limit, when nothing is left to happen, or
       // after the world's bound on events: the message says when.

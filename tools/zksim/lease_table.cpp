@@ -48,6 +48,7 @@ LeaseTable lease_table(const LeaseTableOptions& o) {
         ++t.runs;
         row.wakeups += run.wakeups;
         row.worst_wakeups = std::max(row.worst_wakeups, run.worst_wakeups);
+        row.worst_lasting_wakeups = std::max(row.worst_lasting_wakeups, run.worst_lasting_wakeups);
         for (const lease::LeaseViolation& v : run.violations) {
           auto it = std::ranges::find(cell.losses, v.property, &LeaseLoss::property);
           if (it == cell.losses.end()) {
@@ -140,11 +141,18 @@ std::string lease_table_text(const LeaseTable& t) {
          "liveness, known for this kind of lock (docs/lease.md)   R B K H L: lost, a finding (note Fn)   n/a: no such "
          "fault\n\n";
   out += notes;
-  out += "wake-ups (measured; judged as herd-effect for the locks whose waiters each wait for one change):\n"
-         "  pub/sub messages and watch events that reached a waiter, and the most waiters one change woke\n";
+  out += "wake-ups: pub/sub messages and watch events that reached a waiter, and the most waiters one\n"
+         "change woke; for a lock whose waiters each wait for one change, herd-effect is judged: at most one\n"
+         "waiter whose lease lasted (an etcd waiter whose lease ran out still hears its watch)\n";
   for (const LeaseRow& row : t.rows) {
-    out += fmt::format("  {:<{}}{} wake-ups, at most {} by one change{}\n", row.recipe->name, name_w + 2, row.wakeups,
-                       row.worst_wakeups, row.recipe->herd_free ? " (herd-free)" : row.wakeups == 0 ? " (it polls)" : "");
+    out += fmt::format("  {:<{}}", row.recipe->name, name_w + 2);
+    if (row.wakeups == 0) {
+      out += "none: it polls\n";
+      continue;
+    }
+    out += fmt::format("{} wake-ups; one change woke at most {}", row.wakeups, row.worst_wakeups);
+    out += row.recipe->herd_free ? fmt::format(", {} whose lease lasted\n", row.worst_lasting_wakeups)
+                                 : std::string(": every waiter\n");
   }
   out += "\n";
   int correct = 0, holding = 0, flawed = 0, caught = 0;
@@ -175,7 +183,7 @@ nlohmann::json lease_table_json(const LeaseTable& t) {
     rows.push_back({{"name", row.recipe->name}, {"flawed", !row.recipe->breaks.empty()},
                     {"breaks", row.recipe->breaks}, {"fenced", row.recipe->fenced}, {"ok", row.ok},
                     {"herd_free", row.recipe->herd_free}, {"wakeups", row.wakeups},
-                    {"worst_wakeups", row.worst_wakeups},
+                    {"worst_wakeups", row.worst_wakeups}, {"worst_lasting_wakeups", row.worst_lasting_wakeups},
                     {"faults", cells}});
   }
   return {{"recipes", rows}, {"runs", t.runs}, {"ok", t.ok()}};

@@ -49,6 +49,7 @@ struct LeaseRow {
   bool ok = false;               // correct: only known losses; flawed: caught where its loss is no known one
   std::int64_t wakeups = 0;      // over every run (LeaseRun::wakeups)
   int worst_wakeups = 0;         // the most waiters one change woke in any run
+  int worst_lasting_wakeups = 0;  // ... of those whose leases lasted
 };
 
 struct LeaseTable {

@@ -55,8 +55,9 @@ struct LeaseWakeup {
 
 // herd-effect: no change woke two waiters whose leases lasted.
 std::optional<LeaseViolation> check_herd(const std::vector<LeaseWakeup>& wakeups);
-// The most waiters one change woke, leases or not (measured, not judged).
-int worst_wakeups(const std::vector<LeaseWakeup>& wakeups);
+// The most waiters one change woke (measured, not judged); with
+// `lasted_only`, counting only those whose leases lasted.
+int worst_wakeups(const std::vector<LeaseWakeup>& wakeups, bool lasted_only = false);
 
 // `writes`: the holds (indexes into `holds`) of the writes the resource
 // accepted, in order. A hold's writes must not come after another hold's.

@@ -104,6 +104,7 @@ struct LeaseRun {
   // judged (herd-effect) for the herd-free ones.
   int wakeups = 0;
   int worst_wakeups = 0;
+  int worst_lasting_wakeups = 0;  // counting only waiters whose leases lasted
   std::uint64_t trace_hash = 0;
   // With keep_trace: one line per event ("t=12     p1  -> redis0 SET lock
   // p1:1 NX PX 300"), and what a picture of the run needs: the events, the
