@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <fmt/ranges.h>
+
+#include <algorithm>
 #include <charconv>
+#include <fstream>
+#include <sstream>
 
 namespace zksim::scenarios::detail {
 
@@ -37,6 +42,56 @@ bool comment_of(const std::string& line, std::string* text) {
   if (hash == std::string::npos) return false;
   *text = line.substr(hash + 1 + (line.size() > hash + 1 && line[hash + 1] == ' '));
   return true;
+}
+
+std::optional<std::string> file_text(const std::string& path, ParseError* error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    if (error) *error = ParseError{path, 0, 0, "cannot read the file"};
+    return std::nullopt;
+  }
+  std::stringstream buf;
+  buf << f.rdbuf();
+  return buf.str();
+}
+
+std::string replay_lines(const std::optional<std::uint64_t>& seed, const std::vector<std::uint32_t>& decisions,
+                         const std::optional<std::string>& expect_violation) {
+  std::string out;
+  if (seed) out += fmt::format("seed {}\n", *seed);
+  if (!seed && decisions.empty()) out += "decisions\n";
+  for (std::size_t i = 0; i < decisions.size(); i += 32) {
+    out += "decisions";
+    for (std::size_t j = i; j < std::min(decisions.size(), i + 32); ++j) out += fmt::format(" {}", decisions[j]);
+    out += "\n";
+  }
+  out += expect_violation ? fmt::format("expect violation {}\n", *expect_violation) : "expect pass\n";
+  return out;
+}
+
+std::string DirectiveLine::decisions(std::vector<std::uint32_t>& out) {
+  for (std::size_t i = 1; i < w_.size(); ++i) {
+    std::int64_t x = 0;
+    if (auto e = integer(i, x, 0, UINT32_MAX); !e.empty()) return e;
+    out.push_back(static_cast<std::uint32_t>(x));
+  }
+  return {};
+}
+
+std::string DirectiveLine::expect(std::optional<std::string>& out, const std::vector<std::string>& known) {
+  if (w_.size() >= 2 && w_[1].text == "pass") {
+    out.reset();
+    return done(2);
+  }
+  if (w_.size() >= 2 && w_[1].text == "violation") {
+    if (w_.size() < 3) return at(2, "missing property name after 'violation'");
+    if (std::find(known.begin(), known.end(), w_[2].text) == known.end()) {
+      return at(2, fmt::format("unknown property '{}' (known: {})", w_[2].text, fmt::join(known, ", ")));
+    }
+    out = w_[2].text;
+    return done(3);
+  }
+  return at(1, "expected 'pass' or 'violation <property>'");
 }
 
 std::string DirectiveLine::at(std::size_t word, std::string message) {

@@ -3,7 +3,10 @@
 // that say which word is wrong.
 #pragma once
 
+#include "zksim/scenarios/scenario.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,16 @@ std::string escaped(const std::string& text);
 // The comment of a line that has no words ("# text" -> "text"), if any.
 bool comment_of(const std::string& line, std::string* text);
 
+// The text of the file at `path`; nullopt with `error` at 0:0 when it
+// cannot be read.
+std::optional<std::string> file_text(const std::string& path, ParseError* error);
+
+// How a run replays and what it should give, as both formats write it:
+// "seed S" and/or "decisions ..." lines (32 a line; a lone "decisions"
+// when there is neither), then "expect pass" or "expect violation P".
+std::string replay_lines(const std::optional<std::uint64_t>& seed, const std::vector<std::uint32_t>& decisions,
+                         const std::optional<std::string>& expect_violation);
+
 // One directive's words, and the column of its error. Each check returns
 // "" when it passes, else the message, with col() set to the word at fault.
 class DirectiveLine {
@@ -40,6 +53,10 @@ class DirectiveLine {
   std::string integer(std::size_t word, std::int64_t& v, std::int64_t lo, std::int64_t hi);
   // Word `word` as an unsigned 64-bit seed.
   std::string seed(std::size_t word, std::uint64_t& v);
+  // "decisions N ...": appended to `out`.
+  std::string decisions(std::vector<std::uint32_t>& out);
+  // "expect pass" (nullopt) or "expect violation P", P one of `known`.
+  std::string expect(std::optional<std::string>& out, const std::vector<std::string>& known);
 
   const std::vector<Word>& w_;
   int col_ = 1;

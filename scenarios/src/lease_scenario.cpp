@@ -7,7 +7,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -98,29 +97,8 @@ class LeaseLineParser : public DirectiveLine {
       s_.seed = seed_value;
       return done(2);
     }
-    if (d == "decisions") {
-      for (std::size_t i = 1; i < w_.size(); ++i) {
-        if (auto e = integer(i, v, 0, UINT32_MAX); !e.empty()) return e;
-        s_.decisions.push_back(static_cast<std::uint32_t>(v));
-      }
-      return {};
-    }
-    if (d == "expect") {
-      if (w_.size() >= 2 && w_[1].text == "pass") {
-        s_.expect_violation.reset();
-        return done(2);
-      }
-      if (w_.size() >= 2 && w_[1].text == "violation") {
-        if (w_.size() < 3) return at(2, "missing property name after 'violation'");
-        const std::vector<std::string>& known = lease_properties();
-        if (std::ranges::find(known, w_[2].text) == known.end()) {
-          return at(2, fmt::format("unknown property '{}' (known: {})", w_[2].text, fmt::join(known, ", ")));
-        }
-        s_.expect_violation = w_[2].text;
-        return done(3);
-      }
-      return at(1, "expected 'pass' or 'violation <property>'");
-    }
+    if (d == "decisions") return decisions(s_.decisions);
+    if (d == "expect") return expect(s_.expect_violation, lease_properties());
     return at(0, fmt::format("unknown directive '{}'", d));
   }
 
@@ -173,14 +151,8 @@ std::optional<LeaseScenario> parse_lease_scenario(const std::string& text, const
 }
 
 std::optional<LeaseScenario> load_lease_scenario(const std::string& path, ParseError* error) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    if (error) *error = ParseError{path, 0, 0, "cannot read the file"};
-    return std::nullopt;
-  }
-  std::stringstream buf;
-  buf << f.rdbuf();
-  return parse_lease_scenario(buf.str(), path, error);
+  const std::optional<std::string> text = detail::file_text(path, error);
+  return text ? parse_lease_scenario(*text, path, error) : std::nullopt;
 }
 
 std::string write_lease_scenario(const LeaseScenario& s) {
@@ -193,15 +165,7 @@ std::string write_lease_scenario(const LeaseScenario& s) {
   for (const lease::LeaseFault f : w.faults) faults.emplace_back(lease::lease_fault_name(f));
   out += fmt::format("faults {}\nfault-per-mille {}\n", faults.empty() ? "none" : fmt::format("{}", fmt::join(faults, " ")),
                      w.fault_per_mille);
-  if (s.seed) out += fmt::format("seed {}\n", *s.seed);
-  if (!s.seed && s.decisions.empty()) out += "decisions\n";
-  for (std::size_t i = 0; i < s.decisions.size(); i += 32) {
-    out += "decisions";
-    for (std::size_t j = i; j < std::min(s.decisions.size(), i + 32); ++j) out += fmt::format(" {}", s.decisions[j]);
-    out += "\n";
-  }
-  out += s.expect_violation ? fmt::format("expect violation {}\n", *s.expect_violation) : "expect pass\n";
-  return out;
+  return out + detail::replay_lines(s.seed, s.decisions, s.expect_violation);
 }
 
 namespace {

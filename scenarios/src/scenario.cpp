@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -162,30 +161,8 @@ class LineParser : public DirectiveLine {
       s_.strategy = *strategy;
       return done(2);
     }
-    if (d == "decisions") {
-      for (std::size_t i = 1; i < w_.size(); ++i) {
-        std::int64_t x = 0;
-        if (auto e = integer(i, x, 0, UINT32_MAX); !e.empty()) return e;
-        s_.decisions.push_back(static_cast<std::uint32_t>(x));
-      }
-      return {};
-    }
-    if (d == "expect") {
-      if (w_.size() >= 2 && w_[1].text == "pass") {
-        s_.expect_violation.reset();
-        return done(2);
-      }
-      if (w_.size() >= 2 && w_[1].text == "violation") {
-        if (w_.size() < 3) return at(2, "missing property name after 'violation'");
-        const auto& known = property_names();
-        if (std::find(known.begin(), known.end(), w_[2].text) == known.end()) {
-          return at(2, fmt::format("unknown property '{}' (known: {})", w_[2].text, fmt::join(known, ", ")));
-        }
-        s_.expect_violation = w_[2].text;
-        return done(3);
-      }
-      return at(1, "expected 'pass' or 'violation <property>'");
-    }
+    if (d == "decisions") return decisions(s_.decisions);
+    if (d == "expect") return expect(s_.expect_violation, property_names());
     return at(0, fmt::format("unknown directive '{}'", d));
   }
 
@@ -344,14 +321,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
 }
 
 std::optional<Scenario> load_scenario(const std::string& path, ParseError* error) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    if (error) *error = ParseError{path, 0, 0, "cannot read the file"};
-    return std::nullopt;
-  }
-  std::stringstream buf;
-  buf << f.rdbuf();
-  return parse_scenario(buf.str(), path, error);
+  const std::optional<std::string> text = detail::file_text(path, error);
+  return text ? parse_scenario(*text, path, error) : std::nullopt;
 }
 
 std::string write_scenario(const Scenario& s) {
@@ -406,15 +377,7 @@ std::string write_scenario(const Scenario& s) {
     out += "\n";
   }
   if (s.strategy != Strategy::Random) out += fmt::format("strategy {}\n", strategy_name(s.strategy));
-  if (s.seed) out += fmt::format("seed {}\n", *s.seed);
-  if (!s.seed && s.decisions.empty()) out += "decisions\n";
-  for (std::size_t i = 0; i < s.decisions.size(); i += 32) {
-    out += "decisions";
-    for (std::size_t j = i; j < std::min(s.decisions.size(), i + 32); ++j) out += fmt::format(" {}", s.decisions[j]);
-    out += "\n";
-  }
-  out += s.expect_violation ? fmt::format("expect violation {}\n", *s.expect_violation) : "expect pass\n";
-  return out;
+  return out + detail::replay_lines(s.seed, s.decisions, s.expect_violation);
 }
 
 ScenarioRun run_scenario(const Scenario& s) {
