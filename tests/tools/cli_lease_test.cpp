@@ -107,5 +107,14 @@ TEST(CliLease, AMalformedLeaseScenarioIsFileLineColAndExit2) {
   }
 }
 
+TEST(CliLease, TheHtmlTimelineOfALeaseScenarioIsBadInputThatNamesTheTextOne) {
+  TempDir dir;
+  const std::string file = dir.write("ok.scn", "zksim-lease-scenario 1\nrecipe redlock\nseed 1\nexpect pass\n");
+  Ran r = zksim({"timeline", file, "--html", dir.file("out.html")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "zksim timeline: " + file + " is a lease lock's scenario, which has a text timeline only: "
+                   "zksim replay " + file + "\n");
+}
+
 }  // namespace
 }  // namespace zksim::cli_test

@@ -62,7 +62,13 @@ int replay_main(const Args& args) {
 int timeline_main(const Args& args) {
   if (!args.has("--html")) throw UsageError("zksim timeline: --html OUT is required (see 'zksim timeline --help')");
   const std::string out_path = args.text("--html", "");
-  const scenarios::Scenario s = load_or_throw("timeline", args.positional[0]);
+  const AnyScenario any = load_any_or_throw("timeline", args.positional[0]);
+  if (!any.zookeeper) {
+    throw UsageError(fmt::format("zksim timeline: {} is a lease lock's scenario, which has a text timeline only: "
+                                 "zksim replay {}",
+                                 args.positional[0], args.positional[0]));
+  }
+  const scenarios::Scenario& s = *any.zookeeper;
   const scenarios::ScenarioRun r = scenarios::run_scenario(s);
   const std::string page = timeline::html(s, r);
   std::ofstream out(out_path, std::ios::binary);

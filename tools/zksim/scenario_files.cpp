@@ -17,16 +17,6 @@ namespace zksim::cli {
 
 namespace fs = std::filesystem;
 
-scenarios::Scenario load_or_throw(const std::string& command, const std::string& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw UsageError(fmt::format("zksim {}: {}: no such file", command, path));
-  if (fs::is_directory(path, ec)) throw UsageError(fmt::format("zksim {}: {}: is a directory, not a scenario file", command, path));
-  scenarios::ParseError e;
-  auto s = scenarios::load_scenario(path, &e);
-  if (!s) throw UsageError(e.line > 0 ? e.text() : fmt::format("zksim {}: {}: {}", command, path, e.message));
-  return *s;
-}
-
 AnyScenario load_any_or_throw(const std::string& command, const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw UsageError(fmt::format("zksim {}: {}: no such file", command, path));
@@ -36,13 +26,15 @@ AnyScenario load_any_or_throw(const std::string& command, const std::string& pat
   text << f.rdbuf();
   if (!f) throw UsageError(fmt::format("zksim {}: {}: cannot read the file", command, path));
   AnyScenario out;
-  if (!scenarios::is_lease_scenario(text.str())) {
-    out.zookeeper = load_or_throw(command, path);
-    return out;
-  }
   scenarios::ParseError e;
-  out.lease = scenarios::parse_lease_scenario(text.str(), path, &e);
-  if (!out.lease) throw UsageError(e.text());
+  if (scenarios::is_lease_scenario(text.str())) {
+    out.lease = scenarios::parse_lease_scenario(text.str(), path, &e);
+  } else {
+    out.zookeeper = scenarios::parse_scenario(text.str(), path, &e);
+  }
+  if (!out.lease && !out.zookeeper) {
+    throw UsageError(e.line > 0 ? e.text() : fmt::format("zksim {}: {}: {}", command, path, e.message));
+  }
   return out;
 }
 

@@ -13,9 +13,6 @@
 
 namespace zksim::cli {
 
-// `path` parsed, or UsageError.
-scenarios::Scenario load_or_throw(const std::string& command, const std::string& path);
-
 // A scenario file of either kind (a ZooKeeper recipe's, a lease lock's:
 // its version line tells), for the commands that run both.
 struct AnyScenario {
