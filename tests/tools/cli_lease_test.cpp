@@ -107,13 +107,18 @@ TEST(CliLease, AMalformedLeaseScenarioIsFileLineColAndExit2) {
   }
 }
 
-TEST(CliLease, TheHtmlTimelineOfALeaseScenarioIsBadInputThatNamesTheTextOne) {
+TEST(CliLease, ALeaseScenarioDrawsAsAPageWithALanePerProcess) {
   TempDir dir;
   const std::string file = dir.write("ok.scn", "zksim-lease-scenario 1\nrecipe redlock\nseed 1\nexpect pass\n");
   Ran r = zksim({"timeline", file, "--html", dir.file("out.html")});
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "zksim timeline: " + file + " is a lease lock's scenario, which has a text timeline only: "
-                   "zksim replay " + file + "\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("verdict: pass"), std::string::npos) << r.out;
+  const std::string page = read_file(dir.file("out.html"));
+  for (const char* lane : {"\"name\":\"p0\"", "\"name\":\"p1\"", "\"name\":\"p2\"", "\"name\":\"servers\""}) {
+    EXPECT_NE(page.find(lane), std::string::npos) << lane;
+  }
+  EXPECT_EQ(page.find("\"kind\":\"znode\""), std::string::npos);
+  EXPECT_NE(page.find("<title>zksim timeline: redlock \u2014 pass</title>"), std::string::npos);
 }
 
 }  // namespace

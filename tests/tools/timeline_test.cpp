@@ -483,6 +483,20 @@ TEST(LeaseTimeline, AColumnPerProcessWithItsHoldsWaitsAndTheViolation) {
   EXPECT_NE(text.find("** "), std::string::npos) << text;
 }
 
+TEST(LeaseTimeline, ThePageHasALanePerProcessAndALegendOfWhatALeaseRunShows) {
+  scenarios::LeaseScenario s;
+  s.workload = {.recipe = "redisson-rlock", .faults = {lease::LeaseFault::Pause}, .fault_per_mille = 300};
+  s.seed = 4;
+  const std::string page = lease_html(s, scenarios::run_lease_scenario(s));
+  EXPECT_EQ(page, lease_html(s, scenarios::run_lease_scenario(s)));
+  EXPECT_EQ(count(page, "{\"kind\":\"client\""), 3);
+  EXPECT_EQ(count(page, "{\"kind\":\"server\",\"name\":\"servers\""), 1);
+  EXPECT_NE(page.find(">holding (as the client believes)<"), std::string::npos);
+  EXPECT_NE(page.find(">paused<"), std::string::npos);
+  EXPECT_EQ(page.find(">session expired on the server, client not told yet<"), std::string::npos);
+  EXPECT_EQ(page.find(">call begins<"), std::string::npos);
+}
+
 TEST(LeaseTimeline, APausedProcessShowsZ) {
   scenarios::LeaseScenario s;
   s.workload = {.recipe = "redis-set-nx", .faults = {lease::LeaseFault::Pause}, .fault_per_mille = 500};

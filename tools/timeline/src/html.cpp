@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -57,10 +58,10 @@ std::string data_json(const Model& m) {
   }
   for (int c = 0; c < m.clients; ++c) {
     const auto i = static_cast<std::size_t>(c);
-    lane("client", detail::lane_name(c), c, detail::lane_name(c), spans[i], marks[i]);
+    lane("client", m.lane(c), c, m.lane(c), spans[i], marks[i]);
   }
   // The server's lane goes after the clients'.
-  lane("server", "server", -1, "server", {}, marks[server]);
+  lane("server", m.server_title, -1, m.server_title, {}, marks[server]);
   // A lane per znode path, its lifetimes as spans, in order of first creation.
   std::vector<std::string> order;
   std::map<std::string, std::vector<const detail::Znode*>> by_path;
@@ -83,43 +84,46 @@ std::string data_json(const Model& m) {
   return fmt::format("{{\"last\":{},\n\"lanes\":[\n{}],\n\"violations\":[{}]}}", m.last, lanes, violations);
 }
 
-std::string legend() {
+// One of each thing the page draws, or (a model with its own legend
+// kinds) only those.
+std::string legend(const Model& m) {
   struct Item {
+    const char* kind;  // a span or mark kind's name, or "band"
     const char* html;
     const char* text;
   };
   static const Item items[] = {
-      {R"(<span class="span holding" style="top:0;width:22px"></span>)", "holding (as the client believes)"},
-      {R"(<span class="span waiting" style="top:3px;width:22px"></span>)", "waiting (acquire in progress)"},
-      {R"(<span class="span call" style="top:4px;width:22px"></span>)", "other call in progress"},
-      {R"(<span class="span paused" style="top:2px;width:22px"></span>)", "paused"},
-      {R"(<span class="span unaware" style="top:2px;width:22px"></span>)", "session expired on the server, client not told yet"},
-      {R"(<span class="span disconnected" style="top:5px;width:22px"></span>)", "reconnecting"},
-      {R"(<span class="span crashed" style="top:2px;width:22px"></span>)", "crashed"},
-      {R"(<span class="span watch" style="top:5px;width:22px"></span>)", "watch set (inferred) until it fired"},
-      {R"(<span class="mark invoke" style="top:0;margin:0">&#x25B8;</span>)", "call begins"},
-      {R"(<span class="mark ok" style="top:0;margin:0">&#x2713;</span>)", "call ok"},
-      {R"(<span class="mark fail" style="top:0;margin:0">&#x2717;</span>)", "call failed / ? unknown"},
-      {R"(<span class="mark note" style="top:0;margin:0">&#x2691;</span>)", "told (suspended, lost, ...)"},
-      {R"(<span class="mark request" style="top:0;margin:0">&#x2502;</span>)", "request"},
-      {R"(<span class="mark error" style="top:0;margin:0">&#xD7;</span>)", "error reply"},
-      {R"(<span class="mark watch" style="top:0;margin:0">&#x25C6;</span>)", "watch event (pink: one change woke several)"},
-      {R"(<span class="mark state" style="top:0;margin:0">&#x25CF;</span>)", "session state"},
-      {R"(<span class="mark fault" style="top:0;margin:0">&#x25B2;</span>)", "fault"},
-      {R"(<span class="mark server" style="top:0;margin:0">&#x25A0;</span>)", "server action"},
-      {R"(<span class="band" style="top:0;height:12px;bottom:auto"></span>)", "violation"},
+      {"holding", R"(<span class="span holding" style="top:0;width:22px"></span>)", "holding (as the client believes)"},
+      {"waiting", R"(<span class="span waiting" style="top:3px;width:22px"></span>)", "waiting (acquire in progress)"},
+      {"call", R"(<span class="span call" style="top:4px;width:22px"></span>)", "other call in progress"},
+      {"paused", R"(<span class="span paused" style="top:2px;width:22px"></span>)", "paused"},
+      {"unaware", R"(<span class="span unaware" style="top:2px;width:22px"></span>)", "session expired on the server, client not told yet"},
+      {"disconnected", R"(<span class="span disconnected" style="top:5px;width:22px"></span>)", "reconnecting"},
+      {"crashed", R"(<span class="span crashed" style="top:2px;width:22px"></span>)", "crashed"},
+      {"watch-span", R"(<span class="span watch" style="top:5px;width:22px"></span>)", "watch set (inferred) until it fired"},
+      {"invoke", R"(<span class="mark invoke" style="top:0;margin:0">&#x25B8;</span>)", "call begins"},
+      {"ok", R"(<span class="mark ok" style="top:0;margin:0">&#x2713;</span>)", "call ok"},
+      {"fail", R"(<span class="mark fail" style="top:0;margin:0">&#x2717;</span>)", "call failed / ? unknown"},
+      {"note", R"(<span class="mark note" style="top:0;margin:0">&#x2691;</span>)", "told (suspended, lost, ...)"},
+      {"request", R"(<span class="mark request" style="top:0;margin:0">&#x2502;</span>)", "request"},
+      {"error", R"(<span class="mark error" style="top:0;margin:0">&#xD7;</span>)", "error reply"},
+      {"watch", R"(<span class="mark watch" style="top:0;margin:0">&#x25C6;</span>)", "watch event (pink: one change woke several)"},
+      {"state", R"(<span class="mark state" style="top:0;margin:0">&#x25CF;</span>)", "session state"},
+      {"fault", R"(<span class="mark fault" style="top:0;margin:0">&#x25B2;</span>)", "fault"},
+      {"server", R"(<span class="mark server" style="top:0;margin:0">&#x25A0;</span>)", "server action"},
+      {"band", R"(<span class="band" style="top:0;height:12px;bottom:auto"></span>)", "violation"},
   };
   std::string out = "<div id=\"legend\">";
   for (const Item& i : items) {
+    const auto& only = m.legend_kinds;
+    if (!only.empty() && std::find(only.begin(), only.end(), i.kind) == only.end()) continue;
     out += fmt::format("<span class=\"item\"><span class=\"swatch\">{}</span>{}</span>", i.html, i.text);
   }
   return out + "</div>\n";
 }
 
-}  // namespace
-
-std::string html(const scenarios::Scenario& s, const scenarios::ScenarioRun& run) {
-  const Model m = detail::build_model(s, run);
+// The page of any model; `recipe` names what ran in its title.
+std::string render_html(const Model& m, const std::string& recipe) {
   std::string head;
   for (const std::string& line : m.header) {
     head += fmt::format("<p{}>{}</p>\n", line.starts_with("# ") ? " class=\"comment\"" : "",
@@ -142,7 +146,7 @@ std::string html(const scenarios::Scenario& s, const scenarios::ScenarioRun& run
   head += fmt::format("<p>trace: {} events until t={}{}</p>\n", m.trace_events, m.last,
                       m.base.empty() ? std::string()
                                      : fmt::format("; \u2026/x stands for {}/x", html_escape(m.base)));
-  const std::string title = fmt::format("zksim timeline: {} \u2014 {}", s.workload.recipe, run.verdict);
+  const std::string title = fmt::format("zksim timeline: {} \u2014 {}", recipe, m.verdict);
   return fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
@@ -156,7 +160,17 @@ std::string html(const scenarios::Scenario& s, const scenarios::ScenarioRun& run
       "<div id=\"scroller\"><div id=\"chart\"></div></div>\n"
       "<noscript>The lanes are drawn by the page's script; enable JavaScript to see them.</noscript>\n"
       "<script id=\"data\" type=\"application/json\">\n{}\n</script>\n<script>\n{}</script>\n</body>\n</html>\n",
-      html_escape(title), detail::kPageCss, html_escape(title), head, legend(), data_json(m), detail::kPageJs);
+      html_escape(title), detail::kPageCss, html_escape(title), head, legend(m), data_json(m), detail::kPageJs);
+}
+
+}  // namespace
+
+std::string html(const scenarios::Scenario& s, const scenarios::ScenarioRun& run) {
+  return render_html(detail::build_model(s, run), s.workload.recipe);
+}
+
+std::string lease_html(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run) {
+  return render_html(detail::build_lease_model(s, run), s.workload.recipe);
 }
 
 }  // namespace zksim::timeline

@@ -63,6 +63,7 @@ Model build_lease_model(const scenarios::LeaseScenario& s, const scenarios::Leas
   m.header = lease_header(s);
   m.legend = {"markers: # holding  : waiting (acquire called)  z paused",
               "events: > request  < reply  ! pub/sub message or watch event  ** fault"};
+  m.legend_kinds = {"holding", "waiting", "paused", "request", "error", "watch", "fault", "server", "band"};
   m.verdict = run.verdict;
   m.expected = s.expect_violation ? fmt::format("violation {}", *s.expect_violation) : std::string("pass");
   m.as_expected = run.as_expected;

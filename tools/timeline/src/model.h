@@ -74,7 +74,8 @@ struct Model {
   std::string lane_prefix = "c";    // a lane's name: "c0" (a client), "p0" (a lease lock's process)
   std::string server_title = "server";
   std::vector<std::string> header;  // what ran: recipe, workload, faults, seed
-  std::vector<std::string> legend;  // what the markers and labels mean
+  std::vector<std::string> legend;  // what the text's markers and labels mean
+  std::vector<std::string> legend_kinds;  // the page's legend: only these kinds (empty: every kind)
   std::string verdict;              // "pass" or "violation <property>"
   std::string expected;             // the same words for the expectation
   bool as_expected = false;

@@ -51,5 +51,7 @@ std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run
 // it waited, held and was paused) and one for the servers.
 std::string lease_text(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run,
                        const TextOptions& options = {});
+// ... and as an HTML page: a swimlane per process and one for the servers.
+std::string lease_html(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run);
 
 }  // namespace zksim::timeline
