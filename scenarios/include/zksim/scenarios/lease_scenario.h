@@ -2,7 +2,7 @@
 // written down so it replays exactly, in the grammar of scenario.h's files
 // under its own version line:
 //
-//   # Shrunk from seed 3 of zksim lease: 412 decisions, then 9.
+//   # zksim lease --recipe flawed/redis-del-unlock --faults lost-reply --seed 3
 //   zksim-lease-scenario 1
 //   recipe flawed/redis-del-unlock  # see lease_recipes()
 //   clients 3
