@@ -2,6 +2,7 @@
 // acquisitions, every checker on; per flavour, and on 1, 3 and 5 servers),
 // and how long until each flawed recipe is
 // caught (random seeds with its nemesis, median over 20 campaigns).
+#include "alloc_count.h"
 #include "zksim/scenarios/workload.h"
 
 #include <benchmark/benchmark.h>
@@ -23,6 +24,7 @@ void BM_LockScenario(benchmark::State& state) {
   state.SetLabel(std::string(flavour_name(flavour)));
   Workload w{.recipe = "lock", .clients = 5, .rounds = 10, .flavours = {flavour}};
   std::uint64_t seed = 1;
+  const std::uint64_t allocations_before = bench::allocations();
   for (auto _ : state) {
     SeededDecisions d(seed++);
     RunResult r = run(w, d, {});
@@ -30,6 +32,10 @@ void BM_LockScenario(benchmark::State& state) {
     benchmark::DoNotOptimize(r.trace_hash);
   }
   state.SetItemsProcessed(state.iterations());
+  // Heap allocations per scenario (operator new), all of it: world, client
+  // library, recipes, trace and checkers.
+  state.counters["allocs"] = benchmark::Counter(static_cast<double>(bench::allocations() - allocations_before),
+                                                benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_LockScenario)->DenseRange(0, kFlavours - 1)->Unit(benchmark::kMicrosecond);
 

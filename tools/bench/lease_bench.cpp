@@ -3,6 +3,7 @@
 // class at 150 per 1000 strike points; and how long until each flawed lease
 // lock is caught under the fault class that exposes it (median over 20
 // campaigns of consecutive seeds).
+#include "alloc_count.h"
 #include "zksim/lease/harness.h"
 
 #include <benchmark/benchmark.h>
@@ -29,12 +30,15 @@ void BM_LeaseScenario(benchmark::State& state) {
   }
   state.SetLabel(r.name + (state.range(1) ? " under every fault" : ""));
   std::uint64_t seed = 1;
+  const std::uint64_t allocations_before = bench::allocations();
   for (auto _ : state) {
     SeededDecisions d(seed++);
     LeaseRun run = run_lease(w, d);
     benchmark::DoNotOptimize(run.trace_hash);
   }
   state.SetItemsProcessed(state.iterations());
+  state.counters["allocs"] = benchmark::Counter(static_cast<double>(bench::allocations() - allocations_before),
+                                                benchmark::Counter::kAvgIterations);
 }
 
 void BM_LeaseTimeToCatch(benchmark::State& state) {
