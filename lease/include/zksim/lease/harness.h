@@ -11,8 +11,11 @@
 //   server last spoke to it while the lease lasted: the classic lease
 //   failure, which no lease lock can avoid and fencing makes harmless.
 // - lease-kept: a holder that was neither paused nor cut off from renewing
-//   finds the lock still its own when it releases it.
+//   (nor slowed by its clock) finds the lock still its own when it
+//   releases it.
 // - liveness: every process finishes its rounds within the time limit.
+// - herd-effect, for a herd-free recipe: no change wakes two waiters whose
+//   leases lasted (checkers.h: check_herd).
 #pragma once
 
 #include "zksim/decision.h"
@@ -53,7 +56,7 @@ struct LeaseRecipe {
   bool fenced = false;    // the resource checks its tokens
   bool renews = false;    // it renews its lease while held (a watchdog, keepalives)
   // Each waiter waits for one change only (etcd: its predecessor's key), so
-  // the property herd-effect is judged: no change wakes two waiters.
+  // the property herd-effect is judged.
   bool herd_free = false;
   std::string breaks;     // a flawed recipe: the property it breaks; else ""
   LeaseFault exposed_by = LeaseFault::Pause;  // a flawed recipe: the fault class that shows its flaw
@@ -99,9 +102,9 @@ struct LeaseRun {
   bool finished = false;
   int holds = 0;          // acquires that succeeded
   int faults = 0;         // strikes
-  // Pub/sub messages and watch events that reached a waiter (World::Wakeup),
-  // and the most waiters one change reached: measured for every lock,
-  // judged (herd-effect) for the herd-free ones.
+  // Pub/sub messages and watch events that reached a process
+  // (World::wakeups), and the most waiters one change reached: measured for
+  // every lock, judged (herd-effect) for the herd-free ones.
   int wakeups = 0;
   int worst_wakeups = 0;
   int worst_lasting_wakeups = 0;  // counting only waiters whose leases lasted
