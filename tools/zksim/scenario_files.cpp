@@ -66,10 +66,11 @@ AnyRun run_any(const AnyScenario& s, bool with_timeline) {
         {{"property", v.property}, {"message", v.message}, {"clients", v.processes}, {"time_ms", v.time}});
     std::vector<std::string> who;
     for (int p : v.processes) who.push_back(fmt::format("p{}", p));
-    out.violation_lines.push_back(fmt::format("{}{}, processes {}: {}", v.property,
+    out.violation_lines.push_back(fmt::format("{}{}{}: {}", v.property,
                                               v.time < 0 ? std::string(" of the whole run")
                                                          : fmt::format(" at t={} ms", v.time),
-                                              fmt::join(who, ", "), v.message));
+                                              who.empty() ? "" : fmt::format(", processes {}", fmt::join(who, ", ")),
+                                              v.message));
   }
   if (with_timeline) out.timeline = timeline::lease_text(*s.lease, r);
   return out;
