@@ -54,7 +54,7 @@ int lease_main(const Args& args) {
                                  fmt::join(known, ", ")));
   }
   const std::string fault = args.text("--faults", "none");
-  if (fault != "none" && !lease_fault_of(fault)) {
+  if (fault != "none" && !lease::lease_fault_named(fault)) {
     throw UsageError(fmt::format("zksim lease --faults: unknown lease fault class '{}' (known: {})", fault,
                                  fmt::join(lease_fault_configs(), ", ")));
   }
@@ -65,7 +65,7 @@ int lease_main(const Args& args) {
   w.keep_trace = true;
   const lease::LeaseRun run = lease::run_lease(w, d);
   std::fputs(run.trace.c_str(), stdout);
-  const std::optional<lease::LeaseFault> f = lease_fault_of(fault);
+  const std::optional<lease::LeaseFault> f = lease::lease_fault_named(fault);
   const std::vector<std::string> known = f ? lease::known_losses(*recipe, *f) : std::vector<std::string>{};
   const lease::LeaseViolation* first_finding = nullptr;
   for (const lease::LeaseViolation& v : run.violations) {

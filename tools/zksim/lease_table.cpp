@@ -16,11 +16,9 @@ std::vector<std::string> lease_fault_configs() {
   return out;
 }
 
-std::optional<LeaseFault> lease_fault_of(const std::string& name) { return lease::lease_fault_named(name); }
-
 lease::LeaseWorkload lease_cell_workload(const std::string& recipe, const std::string& fault) {
   lease::LeaseWorkload w{.recipe = recipe};
-  if (const std::optional<LeaseFault> f = lease_fault_of(fault)) {
+  if (const std::optional<LeaseFault> f = lease::lease_fault_named(fault)) {
     w.faults = {*f};
     w.fault_per_mille = 150;
   }
@@ -39,7 +37,7 @@ LeaseTable lease_table(const LeaseTableOptions& o) {
     bool unknown = false, caught = false;
     for (const std::string& fault : o.faults) {
       LeaseCell cell;
-      const std::optional<LeaseFault> f = lease_fault_of(fault);
+      const std::optional<LeaseFault> f = lease::lease_fault_named(fault);
       cell.applies = !f || lease::lease_fault_applies(*row.recipe, *f);
       const std::vector<std::string> known = f ? lease::known_losses(*row.recipe, *f) : std::vector<std::string>{};
       for (std::int64_t i = 0; cell.applies && i < o.runs; ++i) {

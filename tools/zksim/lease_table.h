@@ -24,9 +24,6 @@ struct LeaseTableOptions {
 
 // "none" and every lease fault class, in order.
 std::vector<std::string> lease_fault_configs();
-// The fault class named `name`; nullopt for "none". REQUIRES: a name of
-// lease_fault_configs().
-std::optional<lease::LeaseFault> lease_fault_of(const std::string& name);
 // The workload of a matrix cell, as `zksim lease` runs it.
 lease::LeaseWorkload lease_cell_workload(const std::string& recipe, const std::string& fault);
 
