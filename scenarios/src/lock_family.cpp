@@ -48,14 +48,15 @@ ServerGrant server_view(const Server& server, const Recipe& recipe, int client, 
   g.exists = true;
   std::optional<Stat> first = held.empty() ? own : server.stat(held);
   if (!first) first = own;
-  const std::string dir(parent_of(node));
-  for (const std::string& child : server.children(dir)) {
-    if (read_grant && !recipe.traits.write_node(child)) continue;
-    const std::string path = dir + "/" + child;
-    if (path == held) continue;
-    std::optional<Stat> other = server.stat(path);
-    if (other && other->czxid < first->czxid) ++g.ahead;
-  }
+  const std::string_view dir = parent_of(node);
+  // The held node, if it is one of dir's children: its name.
+  const std::string_view held_name =
+      !held.empty() && parent_of(held) == dir ? name_of(held) : std::string_view();
+  server.for_each_child(dir, [&](std::string_view child, const Stat& other) {
+    if (read_grant && !recipe.traits.write_node(child)) return;
+    if (!held_name.empty() && child == held_name) return;
+    if (other.czxid < first->czxid) ++g.ahead;
+  });
   return g;
 }
 

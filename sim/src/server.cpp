@@ -273,6 +273,14 @@ std::vector<std::string> Server::children(const std::string& path) const {
   return impl_->tree.child_names(id);
 }
 
+void Server::for_each_child(std::string_view path,
+                            const std::function<void(std::string_view, const Stat&)>& f) const {
+  const detail::DataTree& tree = impl_->tree;
+  NodeId id = tree.find(path);
+  if (id == kNoNode) return;
+  for (NodeId c : tree.at(id).children) f(tree.at(c).name.view(), tree.stat(c));
+}
+
 std::size_t Server::node_count() const { return impl_->tree.size(); }
 
 std::size_t Server::watch_count() const {

@@ -18,6 +18,24 @@ TEST_F(CreateRules, InitialTreeHasZooKeeperSystemNodes) {
   EXPECT_EQ(server.node("/zookeeper/config")->acl, read_acl());
 }
 
+// The checkers' string-free walk sees the children children() names, each
+// with the stat stat() gives, and nothing under a missing path.
+TEST_F(CreateRules, ForEachChildVisitsEachChildWithItsStat) {
+  ASSERT_EQ(create("/d").error, Error::Ok);
+  ASSERT_EQ(create("/d/x", CreateMode::PersistentSequential).error, Error::Ok);
+  ASSERT_EQ(create("/d/y").error, Error::Ok);
+  std::vector<std::string> seen;
+  server.for_each_child("/d", [&](std::string_view name, const Stat& s) {
+    seen.emplace_back(name);
+    EXPECT_EQ(s.czxid, stat("/d/" + std::string(name)).czxid);
+  });
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, server.children("/d"));
+  int missing = 0;
+  server.for_each_child("/nope", [&](std::string_view, const Stat&) { ++missing; });
+  EXPECT_EQ(missing, 0);
+}
+
 TEST_F(CreateRules, PersistentNodeStatFields) {
   now = 5000;
   Outcome o = create("/a", CreateMode::Persistent, "hello");

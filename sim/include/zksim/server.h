@@ -14,9 +14,11 @@
 #include "zksim/result.h"
 #include "zksim/types.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zksim {
@@ -135,6 +137,10 @@ class Server {
   std::optional<NodeView> node(const std::string& path) const;
   std::optional<Stat> stat(const std::string& path) const;  // node() without copies
   std::vector<std::string> children(const std::string& path) const;  // sorted
+  // Calls f(name, stat) for each child of `path`, in no set order, building
+  // no strings: for checkers that ask at every step.
+  void for_each_child(std::string_view path,
+                      const std::function<void(std::string_view name, const Stat& stat)>& f) const;
   std::size_t node_count() const;
   // Watches held on the server, all sessions, all kinds.
   std::size_t watch_count() const;
