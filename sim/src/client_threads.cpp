@@ -6,14 +6,12 @@
 
 namespace zksim {
 
+// World::Impl::step applies the process's crash and pause when the call is due.
 void World::Impl::at_process(Handle& h, TimeMs t, std::function<void()> fn, std::uint64_t* slot) {
-  Handle* hp = &h;
-  const std::uint64_t id = call_at(t, [this, hp, slot, fn = std::move(fn)]() mutable {
-    if (slot) *slot = 0;
-    if (hp->crashed) return;
-    if (paused(*hp)) return at_process(*hp, hp->paused_until, std::move(fn), slot);
-    fn();
-  });
+  const std::uint64_t id = call_at(t, std::move(fn));
+  CallSlot& c = call_slots[static_cast<std::uint32_t>(id)];
+  c.process = &h;
+  c.slot = slot;
   if (slot) *slot = id;
 }
 

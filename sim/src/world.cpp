@@ -101,6 +101,8 @@ void World::Impl::cancel_call(std::uint64_t id) {
   CallSlot* c = find_call(id);
   if (!c) return;
   c->fn = nullptr;
+  c->process = nullptr;
+  c->slot = nullptr;
   ++c->generation;
   free_call_slots.push_back(static_cast<std::uint32_t>(id));
 }
@@ -124,9 +126,19 @@ bool World::Impl::step(TimeMs limit) {
       CallSlot* c = find_call(e.arg);
       if (!c) break;  // cancelled
       std::function<void()> fn = std::move(c->fn);
+      Handle* process = std::exchange(c->process, nullptr);
+      std::uint64_t* slot = std::exchange(c->slot, nullptr);
       c->fn = nullptr;
       ++c->generation;
       free_call_slots.push_back(static_cast<std::uint32_t>(e.arg));
+      if (process) {
+        if (slot) *slot = 0;
+        if (process->crashed) break;
+        if (paused(*process)) {
+          at_process(*process, process->paused_until, std::move(fn), slot);
+          break;
+        }
+      }
       fn();
       break;
     }

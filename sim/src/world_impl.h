@@ -197,8 +197,12 @@ struct World::Impl {
   // Ev::Call payloads in reusable slots. A call's id is its slot and the
   // slot's generation (never 0); a slot moves to the next generation when
   // its call runs or is cancelled, so a stale id finds nothing.
+  // A process's call (at_process) also names its process and the caller's
+  // slot, so that it needs no wrapper around fn (which cost an allocation).
   struct CallSlot {
     std::function<void()> fn;
+    Handle* process = nullptr;
+    std::uint64_t* slot = nullptr;
     std::uint32_t generation = 1;
   };
   std::vector<CallSlot> call_slots;
