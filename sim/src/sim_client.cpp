@@ -349,9 +349,7 @@ void World::Impl::complete(Handle& h, PendingOp& op, Outcome&& out) {
       table = op.recursive ? &h.watches.recursive : &h.watches.persistent;
     }
     if (table) {
-      auto it = table->find(op.path);
-      if (it == table->end()) it = table->emplace(std::string(op.path), std::vector<Watcher>{}).first;
-      it->second.push_back(std::move(op.watcher));
+      watch_nodes.find_or_add(*table, op.path)->second.push_back(std::move(op.watcher));
     }
   }
   // deactivateWatcher: only once the server removed its watch.
@@ -363,9 +361,9 @@ void World::Impl::complete(Handle& h, PendingOp& op, Outcome&& out) {
 }
 
 void World::Impl::drop_watchers(Handle& h, std::string_view path, WatcherType type) {
-  auto drop = [path](Handle::WatchTable& table) {
+  auto drop = [this, path](Handle::WatchTable& table) {
     auto it = table.find(path);
-    if (it != table.end()) table.erase(it);
+    if (it != table.end()) watch_nodes.erase(table, it);
   };
   if (type != WatcherType::Data) drop(h.watches.child);
   if (type != WatcherType::Children) {
@@ -609,12 +607,8 @@ void World::Impl::watch_event(Handle& h, const WatchedEvent& e, std::int64_t zxi
   auto take = [&](Handle::WatchTable& table) {
     auto it = table.find(e.path);
     if (it == table.end()) return;
-    if (fire.empty()) {
-      fire = std::move(it->second);
-    } else {
-      for (Watcher& w : it->second) fire.push_back(std::move(w));
-    }
-    table.erase(it);
+    for (Watcher& w : it->second) fire.push_back(std::move(w));
+    watch_nodes.erase(table, it);
   };
   auto keep = [&](const Handle::WatchTable& table, std::string_view p) {
     auto it = table.find(p);

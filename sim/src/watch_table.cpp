@@ -7,8 +7,7 @@
 namespace zksim::detail {
 
 void WatchManager::add(std::string_view path, SessionId session, WatchMode mode) {
-  auto it = table_.find(path);
-  if (it == table_.end()) it = table_.emplace(std::string(path), std::vector<Entry>{}).first;
+  auto it = reuse_.find_or_add(table_, path);
   for (Entry& e : it->second) {
     if (e.session == session) {
       recursive_ -= e.mode == WatchMode::PersistentRecursive;
@@ -40,7 +39,7 @@ void WatchManager::drop(Table::iterator it, std::vector<Entry>::iterator e) {
     }
   }
   paths.pop_back();
-  if (it->second.empty()) table_.erase(it);
+  if (it->second.empty()) reuse_.erase(table_, it);
 }
 
 void WatchManager::trigger(std::string_view path, EventType type, const std::vector<SessionId>& suppress,

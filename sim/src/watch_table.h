@@ -6,6 +6,7 @@
 #pragma once
 
 #include "data_tree.h"
+#include "node_reuse.h"
 #include "zksim/types.h"
 
 #include <string>
@@ -48,6 +49,7 @@ class WatchManager {
   void drop(Table::iterator it, std::vector<Entry>::iterator e);
 
   Table table_;
+  NodeReuse<Table> reuse_;
   // Each session's watched paths, unordered: the keys of table_ (node-based,
   // so they stay put). A session's list lives until remove_session, so a
   // session that watches and fires again and again reuses its storage.

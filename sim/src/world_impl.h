@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ensemble.h"
+#include "node_reuse.h"
 #include "zksim/flavour.h"
 #include "zksim/world.h"
 
@@ -224,6 +225,8 @@ struct World::Impl {
   std::unordered_map<SessionId, int, SessionHash> handle_of_session;
   // The handle behind client `id` (World::open's or World::share's).
   Handle& handle_of_client(int id);
+  // The nodes of the handles' watch tables, reused.
+  detail::NodeReuse<Handle::WatchTable> watch_nodes;
 
   // --- tasks ---
   struct Root {
