@@ -26,7 +26,7 @@ using Clock = std::chrono::steady_clock;
 void run_one(const Campaign& c, std::int64_t index, DecisionSource& decisions, CampaignResult& out) {
   const std::uint64_t seed = c.seed + static_cast<std::uint64_t>(index);
   RecordingDecisions recording(decisions);
-  RunResult r = run(c.workload, recording, {}, c.config);
+  RunResult r = run(c.workload, recording, {}, c.config, KeepTrace::No);
   ++out.runs;
   for (const auto& [name, count] : r.probes) out.probes[name] += count;
   out.wakeups += r.wakeups;
@@ -129,7 +129,7 @@ Scenario scenario_of(const Campaign& c, std::uint64_t seed, const std::string& p
   assert(c.strategy != Strategy::Dfs);
   const auto seeded = seeded_decisions(c.strategy, seed, static_cast<int>(c.depth));
   RecordingDecisions recording(*seeded);
-  run(c.workload, recording, {}, c.config);
+  run(c.workload, recording, {}, c.config, KeepTrace::No);
   return scenario_with(c, recording.recorded(), property);
 }
 

@@ -782,7 +782,7 @@ std::vector<Violation> check_no_leaks(const std::vector<std::string>& nodes_left
   return out;
 }
 
-std::vector<Violation> check_sequential_consistency(const std::vector<TraceEvent>& trace) {
+std::vector<Violation> check_sequential_consistency(std::span<const TraceEvent> trace) {
   struct Seen {
     std::int64_t zxid = 0;
     TimeMs time = 0;
@@ -805,7 +805,7 @@ std::vector<Violation> check_sequential_consistency(const std::vector<TraceEvent
   return out;
 }
 
-std::vector<Violation> check_watch_order(const std::vector<TraceEvent>& trace) {
+std::vector<Violation> check_watch_order(std::span<const TraceEvent> trace) {
   struct Seen {
     const TraceEvent* reply = nullptr;  // the newest reply so far
     const TraceEvent* event = nullptr;  // the newest event so far

@@ -71,7 +71,7 @@ bool sequential(const std::string& path) {
 
 class Pass {
  public:
-  Pass(const std::vector<TraceEvent>& trace, const History& history) : trace_(trace), history_(history) {
+  Pass(std::span<const TraceEvent> trace, const History& history) : trace_(trace), history_(history) {
     for (const Op& op : history.ops()) {
       if (op.outcome != Outcome::Fail || !op.f.starts_with("acquire")) continue;
       if (op.error == Error::OperationTimeout) timed_out_.push_back(TimedOut{op.client, op.invoked, op.completed});
@@ -294,7 +294,7 @@ class Pass {
     }
   }
 
-  const std::vector<TraceEvent>& trace_;
+  std::span<const TraceEvent> trace_;
   const History& history_;
   std::array<int, kProbes> n_{};
   std::vector<ClientState> clients_;
@@ -307,7 +307,7 @@ class Pass {
 
 }  // namespace
 
-std::map<std::string, int> count_probes(const std::vector<TraceEvent>& trace, const History& history) {
+std::map<std::string, int> count_probes(std::span<const TraceEvent> trace, const History& history) {
   const std::array<int, kProbes> n = Pass(trace, history).run();
   const auto& table = probe_table();
   assert(table.size() == kProbes);

@@ -346,7 +346,7 @@ std::string draw_flavours(Workload& w, DecisionSource& decisions) {
 }
 
 RunResult run(const Workload& given, DecisionSource& decisions, const std::vector<ScriptedFault>& faults,
-              WorldConfig config) {
+              WorldConfig config, KeepTrace keep) {
   RunResult out;
   Workload w = given;
   if (given.swarm) {
@@ -428,7 +428,7 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   out.trace_hash = world.trace().hash();
   out.trace_events = world.trace().size();
   out.end_time = world.now();
-  out.trace = world.trace().take_events();
+  if (keep == KeepTrace::Yes) out.trace.assign(world.trace().events().begin(), world.trace().events().end());
   return out;
 }
 

@@ -380,14 +380,14 @@ std::string write_scenario(const Scenario& s) {
   return out + detail::replay_lines(s.seed, s.decisions, s.expect_violation);
 }
 
-ScenarioRun run_scenario(const Scenario& s) {
+ScenarioRun run_scenario(const Scenario& s, KeepTrace keep) {
   ScenarioRun r;
   if (s.seed && s.decisions.empty()) {
     SeededDecisions d(*s.seed);
-    r.result = run(s.workload, d, s.faults, s.config);
+    r.result = run(s.workload, d, s.faults, s.config, keep);
   } else {
     ListDecisions d(s.decisions);  // empty: every decision is 0
-    r.result = run(s.workload, d, s.faults, s.config);
+    r.result = run(s.workload, d, s.faults, s.config, keep);
   }
   const auto& v = r.result.violations;
   r.verdict = v.empty() ? "pass" : "violation " + v.front().property;

@@ -140,7 +140,7 @@ Shrunk shrink_scenario(Scenario s, const std::string& property, int max_runs) {
   auto violation_in = [&](const DecisionList& l) -> std::optional<Violation> {
     Scenario c = s;
     c.decisions = l;
-    ScenarioRun r = run_scenario(c);
+    ScenarioRun r = run_scenario(c, KeepTrace::No);
     for (const Violation& v : r.result.violations) {
       if (v.property == property) return v;
     }

@@ -63,9 +63,47 @@ bool is_fault(const TraceEvent& e) {
 std::string_view fault_kind_name(std::int32_t kind) { return kind < kFaultKinds ? fault_class_name(kind) : "?"; }
 std::string_view session_state_name(std::int32_t state) { return name_in(kStateNames, state); }
 
+namespace {
+
+// The storage of destroyed traces, for the next ones on this thread. Only
+// memory moves through it: no event of one trace reaches another. A Trace
+// may outlive it (a World held in another thread_local, destroyed after
+// it), so it says when it is gone, in a flag that needs no destructor.
+thread_local bool spare_storage_gone = false;
+struct SpareStorage {
+  std::vector<std::vector<TraceEvent>> traces;
+  ~SpareStorage() { spare_storage_gone = true; }
+};
+thread_local SpareStorage spare_storage;
+
+}  // namespace
+
+Trace::Trace(bool keep_events) : keep_(keep_events) {
+  if (!keep_) return;
+  if (spare_storage_gone || spare_storage.traces.empty()) {
+    storage_.reserve(1024);
+    return;
+  }
+  storage_ = std::move(spare_storage.traces.back());
+  spare_storage.traces.pop_back();
+}
+
+Trace::~Trace() {
+  if (!keep_ || spare_storage_gone || storage_.capacity() == 0 || storage_.size() > kMaxReusedEvents ||
+      spare_storage.traces.size() >= kSpareStorage) {
+    return;
+  }
+  spare_storage.traces.push_back(std::move(storage_));
+}
+
+TraceEvent& Trace::next_slot() {
+  if (kept_ == storage_.size()) storage_.emplace_back();
+  return storage_[kept_++];
+}
+
 void Trace::add(TraceEvent e) {
   fold(e.time, e.kind, e.client, e.session, e.zxid, e.code, e.code2, e.xid, e.path, e.detail);
-  if (keep_) events_.push_back(std::move(e));
+  if (keep_) next_slot() = std::move(e);
 }
 
 void Trace::add(TimeMs time, TraceKind kind, std::int32_t client, SessionId session,
@@ -73,7 +111,7 @@ void Trace::add(TimeMs time, TraceKind kind, std::int32_t client, SessionId sess
                 std::string_view path, std::string_view detail) {
   fold(time, kind, client, session, zxid, code, code2, xid, path, detail);
   if (keep_) {
-    TraceEvent& e = events_.emplace_back();
+    TraceEvent& e = next_slot();
     e.time = time;
     e.kind = kind;
     e.client = client;
@@ -135,7 +173,7 @@ std::string Trace::render(const TraceEvent& e) {
 
 std::string Trace::render() const {
   std::string out;
-  for (const TraceEvent& e : events_) {
+  for (const TraceEvent& e : events()) {
     out += render(e);
     out += '\n';
   }

@@ -51,6 +51,30 @@ const FaultKind kAllFaults[] = {FaultKind::DropBeforeApply, FaultKind::DropAfter
 const char* const kCorrect[] = {"lock",  "rw-lock",       "semaphore", "election",
                                 "queue", "locking-queue", "barrier",   "double-barrier"};
 
+// A campaign's runs keep no trace; their verdicts and hash are those of a
+// run that keeps it, and a run that keeps it after them has only its own
+// events, though it writes them into storage an earlier trace grew.
+TEST(Runner, ARunWithoutItsTraceGivesTheSameVerdictsAndHash) {
+  const Workload w{.recipe = "lock", .clients = 4, .rounds = 4};
+  const WorldConfig c = nemesis(FaultKind::DropAfterApply, 30);
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    SeededDecisions a(seed), b(seed);
+    RunResult kept = run(w, a, {}, c);
+    RunResult bare = run(w, b, {}, c, KeepTrace::No);
+    EXPECT_EQ(bare.trace_hash, kept.trace_hash) << "seed " << seed;
+    EXPECT_EQ(bare.trace_events, kept.trace_events);
+    EXPECT_EQ(kept.trace.size(), kept.trace_events);
+    EXPECT_TRUE(bare.trace.empty());
+    EXPECT_EQ(describe(bare), describe(kept));
+    EXPECT_EQ(bare.probes, kept.probes);
+  }
+  // A short run after the long ones: its trace is its own.
+  SeededDecisions d(1);
+  RunResult short_run = run(Workload{.recipe = "lock", .clients = 1, .rounds = 1}, d, {});
+  EXPECT_EQ(short_run.trace.size(), short_run.trace_events);
+  for (const TraceEvent& e : short_run.trace) EXPECT_TRUE(e.client <= 0) << Trace::render(e);
+}
+
 TEST(Runner, CorrectRecipesAreAllTested) {
   std::size_t correct = 0;
   for (const std::string& r : recipe_names()) correct += !recipe_is_flawed(r);

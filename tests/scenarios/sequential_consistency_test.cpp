@@ -17,7 +17,7 @@ TraceEvent reply(TimeMs t, int client, std::int64_t zxid, std::string path = "/a
 }
 
 TEST(SequentialConsistency, HoldsWhileEachClientsRepliesNeverGoBack) {
-  EXPECT_TRUE(check_sequential_consistency({reply(1, 0, 3), reply(2, 0, 3), reply(3, 0, 7), reply(4, 1, 2),
+  EXPECT_TRUE(check_sequential_consistency(std::vector<TraceEvent>{reply(1, 0, 3), reply(2, 0, 3), reply(3, 0, 7), reply(4, 1, 2),
                                             reply(5, 1, 5)})
                   .empty());
 }
@@ -25,7 +25,7 @@ TEST(SequentialConsistency, HoldsWhileEachClientsRepliesNeverGoBack) {
 TEST(SequentialConsistency, AReadOlderThanTheClientsOwnWriteIsAViolation) {
   TraceEvent write = reply(1, 0, 9);
   write.code2 = request_kind<SetDataRequest>;
-  const auto v = check_sequential_consistency({reply(0, 0, 4), write, reply(2, 0, 6), reply(3, 0, 5)});
+  const auto v = check_sequential_consistency(std::vector<TraceEvent>{reply(0, 0, 4), write, reply(2, 0, 6), reply(3, 0, 5)});
   ASSERT_EQ(v.size(), 1u);  // one per client
   EXPECT_EQ(v[0].property, "sequential-consistency");
   EXPECT_EQ(v[0].clients, std::vector<int>{0});
@@ -34,12 +34,12 @@ TEST(SequentialConsistency, AReadOlderThanTheClientsOwnWriteIsAViolation) {
 }
 
 TEST(SequentialConsistency, ClientsAreJudgedApart) {
-  EXPECT_TRUE(check_sequential_consistency({reply(1, 0, 9), reply(2, 1, 4)}).empty());
-  EXPECT_EQ(check_sequential_consistency({reply(1, 0, 9), reply(2, 1, 4), reply(3, 1, 3)}).size(), 1u);
+  EXPECT_TRUE(check_sequential_consistency(std::vector<TraceEvent>{reply(1, 0, 9), reply(2, 1, 4)}).empty());
+  EXPECT_EQ(check_sequential_consistency(std::vector<TraceEvent>{reply(1, 0, 9), reply(2, 1, 4), reply(3, 1, 3)}).size(), 1u);
 }
 
 TEST(SequentialConsistency, RepliesTheLibraryMadeUpAreLeftOut) {
-  EXPECT_TRUE(check_sequential_consistency({reply(1, 0, 9), reply(2, 0, 0), reply(3, 0, 9)}).empty());
+  EXPECT_TRUE(check_sequential_consistency(std::vector<TraceEvent>{reply(1, 0, 9), reply(2, 0, 0), reply(3, 0, 9)}).empty());
 }
 
 // Three servers whose followers lag, clients that read and write the same
@@ -65,7 +65,7 @@ TEST(SequentialConsistency, HoldsOnAnEnsembleWhoseClientsMoveBetweenLaggingServe
       }(client, c));
     }
     ASSERT_TRUE(w.run_until_done(600'000)) << "seed " << seed;
-    const auto& events = w.trace().events();
+    const auto events = w.trace().events();
     EXPECT_TRUE(check_sequential_consistency(events).empty()) << "seed " << seed;
     refused += static_cast<int>(std::count_if(events.begin(), events.end(), [](const TraceEvent& e) {
       return e.kind == TraceKind::Server && e.code == static_cast<int>(ServerAction::ConnectionRefused);

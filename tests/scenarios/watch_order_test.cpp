@@ -22,13 +22,13 @@ TraceEvent event(TimeMs t, int client, std::int64_t zxid, std::int64_t session =
 }
 
 TEST(WatchOrder, HoldsWhenEachEventComesBeforeTheRepliesFromAfterItsChange) {
-  EXPECT_TRUE(check_watch_order({reply(1, 0, 3), event(2, 0, 5), reply(3, 0, 5), event(4, 0, 7), event(5, 0, 7),
+  EXPECT_TRUE(check_watch_order(std::vector<TraceEvent>{reply(1, 0, 3), event(2, 0, 5), reply(3, 0, 5), event(4, 0, 7), event(5, 0, 7),
                                  reply(6, 0, 9)})
                   .empty());
 }
 
 TEST(WatchOrder, AnEventAfterAReplyThatAlreadyShowedItsChangeIsAViolation) {
-  const auto v = check_watch_order({reply(1, 0, 3), reply(2, 0, 6), event(3, 0, 5)});
+  const auto v = check_watch_order(std::vector<TraceEvent>{reply(1, 0, 3), reply(2, 0, 6), event(3, 0, 5)});
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].property, "watch-order");
   EXPECT_EQ(v[0].clients, std::vector<int>{0});
@@ -38,7 +38,7 @@ TEST(WatchOrder, AnEventAfterAReplyThatAlreadyShowedItsChangeIsAViolation) {
 }
 
 TEST(WatchOrder, EventsOutOfTheirChangesOrderAreAViolation) {
-  const auto v = check_watch_order({event(1, 0, 7), event(2, 0, 5)});
+  const auto v = check_watch_order(std::vector<TraceEvent>{event(1, 0, 7), event(2, 0, 5)});
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].message, "client 0 got the NodeDeleted event of /a (zxid 5) after one of zxid 7 (t=1)");
 }
@@ -46,14 +46,14 @@ TEST(WatchOrder, EventsOutOfTheirChangesOrderAreAViolation) {
 TEST(WatchOrder, SessionsAreJudgedApart) {
   // A new session starts afresh: its events may be older than what the
   // expired one saw (its client connected to a server behind them).
-  EXPECT_TRUE(check_watch_order({reply(1, 0, 9, 1), event(2, 0, 5, 2)}).empty());
-  EXPECT_TRUE(check_watch_order({reply(1, 0, 9, 1), event(2, 1, 5, 2)}).empty());
+  EXPECT_TRUE(check_watch_order(std::vector<TraceEvent>{reply(1, 0, 9, 1), event(2, 0, 5, 2)}).empty());
+  EXPECT_TRUE(check_watch_order(std::vector<TraceEvent>{reply(1, 0, 9, 1), event(2, 1, 5, 2)}).empty());
 }
 
 TEST(WatchOrder, SessionEventsAndMadeUpRepliesAreLeftOut) {
   TraceEvent disconnected = event(2, 0, 0);
   disconnected.code = static_cast<std::int32_t>(EventType::None);
-  EXPECT_TRUE(check_watch_order({reply(1, 0, 5), disconnected, reply(3, 0, 0), event(4, 0, 6)}).empty());
+  EXPECT_TRUE(check_watch_order(std::vector<TraceEvent>{reply(1, 0, 5), disconnected, reply(3, 0, 0), event(4, 0, 6)}).empty());
 }
 
 // Three servers whose followers lag and a nemesis that breaks connections;

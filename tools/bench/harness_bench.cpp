@@ -1,4 +1,5 @@
-// The harness's speed: complete lock scenarios per second (5 clients x 10
+// The harness's speed: complete lock scenarios per second, run as a campaign
+// runs them (verdicts kept, not the trace: KeepTrace::No) (5 clients x 10
 // acquisitions, every checker on; per flavour, and on 1, 3 and 5 servers),
 // and how long until each flawed recipe is
 // caught (random seeds with its nemesis, median over 20 campaigns).
@@ -27,7 +28,7 @@ void BM_LockScenario(benchmark::State& state) {
   const std::uint64_t allocations_before = bench::allocations();
   for (auto _ : state) {
     SeededDecisions d(seed++);
-    RunResult r = run(w, d, {});
+    RunResult r = run(w, d, {}, {}, KeepTrace::No);
     if (!r.violations.empty()) state.SkipWithError("the correct lock failed a check");
     benchmark::DoNotOptimize(r.trace_hash);
   }
@@ -49,7 +50,7 @@ void BM_LockScenarioOnServers(benchmark::State& state) {
   std::uint64_t seed = 1;
   for (auto _ : state) {
     SeededDecisions d(seed++);
-    RunResult r = run(w, d, {}, c);
+    RunResult r = run(w, d, {}, c, KeepTrace::No);
     if (!r.violations.empty()) state.SkipWithError("the correct lock failed a check");
     benchmark::DoNotOptimize(r.trace_hash);
   }
@@ -71,7 +72,7 @@ void BM_TimeToCatch(benchmark::State& state) {
     int n = 0;
     for (bool caught = false; !caught && n < 100'000;) {
       SeededDecisions d(campaign * 1'000'003 + static_cast<std::uint64_t>(++n));
-      for (const Violation& v : run(w, d, {}, c).violations) caught |= v.property == f.property;
+      for (const Violation& v : run(w, d, {}, c, KeepTrace::No).violations) caught |= v.property == f.property;
     }
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     runs.push_back(n);

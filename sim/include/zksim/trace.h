@@ -9,6 +9,7 @@
 #include "zksim/types.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,14 +60,16 @@ bool is_fault(const TraceEvent& e);
 class Trace {
  public:
   // With keep_events = false only the hash and the count are kept (benchmarks).
-  // Kept events start with room for kInitialEvents: a harness run's trace is
-  // about that long, and growing it by doubling from empty cost a lock
-  // scenario about a seventh of its time (the moves, and fresh pages each
-  // time the heap handed the grown block back to the system).
-  explicit Trace(bool keep_events = true) : keep_(keep_events) {
-    if (keep_) events_.reserve(kInitialEvents);
-  }
-  static constexpr std::size_t kInitialEvents = 1024;
+  // Kept events live in storage reused from the last Trace destroyed on this
+  // thread (up to kSpareStorage of them): a campaign's runs write their
+  // events, strings included, into memory the runs before them grew, so a
+  // run's trace costs no allocation once the first runs are done, and no
+  // page faults (growing it from empty cost a lock scenario a seventh of its
+  // time, and a longer run more).
+  explicit Trace(bool keep_events = true);
+  ~Trace();
+  Trace(const Trace&) = delete;
+  Trace& operator=(const Trace&) = delete;
 
   void add(TraceEvent e);
   // The same as add(TraceEvent{...}) without building strings unless the
@@ -76,22 +79,31 @@ class Trace {
            std::string_view path, std::string_view detail);
   std::uint64_t hash() const { return hash_; }
   std::size_t size() const { return count_; }
-  const std::vector<TraceEvent>& events() const { return events_; }
-  // Moves the kept events out (the hash and count stay); for callers that
-  // outlive the world.
-  std::vector<TraceEvent> take_events() { return std::move(events_); }
+  // The kept events; valid until the next add.
+  std::span<const TraceEvent> events() const { return {storage_.data(), kept_}; }
   // One line per event: "t=12 c1 0x..01 z=0x5 response create /a ZOK".
   std::string render() const;
   static std::string render(const TraceEvent& e);
+
+  static constexpr std::size_t kSpareStorage = 2;
+  // Storage larger than this many events is not kept for reuse, so that one
+  // long run does not hold its memory for the rest of the process.
+  static constexpr std::size_t kMaxReusedEvents = std::size_t{1} << 14;
 
  private:
   void fold(TimeMs time, TraceKind kind, std::int32_t client, SessionId session, std::int64_t zxid,
             std::int32_t code, std::int32_t code2, std::uint32_t xid, std::string_view path,
             std::string_view detail);
+  // The slot of the next kept event: a used one (its strings' capacity
+  // reused) or a new one.
+  TraceEvent& next_slot();
   bool keep_;
   std::uint64_t hash_ = 0x7a6b73696d000001ULL;
   std::size_t count_ = 0;
-  std::vector<TraceEvent> events_;
+  std::size_t kept_ = 0;
+  // Slots [0, kept_) are this trace's events; the rest are a former
+  // trace's, kept for their capacity.
+  std::vector<TraceEvent> storage_;
 };
 
 // Names used in the rendering of traces (request kinds: request_kind_name,

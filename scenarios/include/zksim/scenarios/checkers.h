@@ -16,6 +16,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -271,7 +272,7 @@ std::vector<Violation> check_no_leaks(const std::vector<std::string>& nodes_left
 // client reconnects to a server behind what it saw, or a server answers a
 // write before it applied it. Replies the client library made up itself
 // (zxid 0) are left out. One violation per client, at its first step back.
-std::vector<Violation> check_sequential_consistency(const std::vector<TraceEvent>& trace);
+std::vector<Violation> check_sequential_consistency(std::span<const TraceEvent> trace);
 
 // watch-order, per session, from the trace: the watch event of a change at
 // zxid z reaches the client before any reply at zxid z or later (it sees the
@@ -282,6 +283,6 @@ std::vector<Violation> check_sequential_consistency(const std::vector<TraceEvent
 // its watchers of. setWatches' events on a reconnect carry the zxid of the
 // server that fired them. Session events (type None) and replies the
 // library made up (zxid 0) are left out. One violation per session.
-std::vector<Violation> check_watch_order(const std::vector<TraceEvent>& trace);
+std::vector<Violation> check_watch_order(std::span<const TraceEvent> trace);
 
 }  // namespace zksim::scenarios

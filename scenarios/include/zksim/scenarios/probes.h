@@ -22,6 +22,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,7 @@ const ProbeInfo* find_probe(const std::string& name);
 // How often each probe was reached in one run, from its trace and its
 // History. Only reached probes appear. REQUIRES: the trace as a World
 // recorded it (time order, client ids as the world numbered them).
-std::map<std::string, int> count_probes(const std::vector<TraceEvent>& trace, const History& history);
+std::map<std::string, int> count_probes(std::span<const TraceEvent> trace, const History& history);
 
 // The nemesis the table's expectations are stated for: `fault` at 60 per
 // mille of requests (nullopt: none); pauses of 1800 ms against the

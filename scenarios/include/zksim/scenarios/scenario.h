@@ -80,7 +80,7 @@ struct ScenarioRun {
   std::string verdict;  // "pass" or "violation <property>"
 };
 
-// Runs a scenario with its seed or decision list.
-ScenarioRun run_scenario(const Scenario& s);
+// Runs a scenario with its seed or decision list (`keep` as in run()).
+ScenarioRun run_scenario(const Scenario& s, KeepTrace keep = KeepTrace::Yes);
 
 }  // namespace zksim::scenarios

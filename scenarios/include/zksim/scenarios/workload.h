@@ -182,8 +182,11 @@ std::string workload_problem(const Workload& w, const WorldConfig& config = {});
 // that applies to the recipe is checked. A run that reaches its step budget
 // is stopped and violates `runaway` (livelock, or work without end); its
 // liveness and leaks are then not judged, since it was cut short. A workload
-// that cannot run: one violation "bad-workload".
+// that cannot run: one violation "bad-workload". With KeepTrace::No the
+// result's `trace` stays empty (its hash and count are still given): what a
+// campaign, which keeps only verdicts, asks for.
+enum class KeepTrace : bool { No, Yes };
 RunResult run(const Workload& w, DecisionSource& decisions, const std::vector<ScriptedFault>& faults,
-              WorldConfig config = {});
+              WorldConfig config = {}, KeepTrace keep = KeepTrace::Yes);
 
 }  // namespace zksim::scenarios
