@@ -40,6 +40,25 @@ void BM_LockScenario(benchmark::State& state) {
 }
 BENCHMARK(BM_LockScenario)->DenseRange(0, kFlavours - 1)->Unit(benchmark::kMicrosecond);
 
+// Longer runs of the same scenario (5 clients x 10, 20 or 40 rounds): the
+// cost of a run should grow with its rounds, no faster (a trace grown from
+// empty each run made 20 rounds cost 3x 10 rounds).
+void BM_LockScenarioRounds(benchmark::State& state) {
+  Workload w{.recipe = "lock", .clients = 5, .rounds = static_cast<int>(state.range(0))};
+  std::uint64_t seed = 1;
+  const std::uint64_t allocations_before = bench::allocations();
+  for (auto _ : state) {
+    SeededDecisions d(seed++);
+    RunResult r = run(w, d, {}, {}, KeepTrace::No);
+    if (!r.violations.empty()) state.SkipWithError("the correct lock failed a check");
+    benchmark::DoNotOptimize(r.trace_hash);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["allocs"] = benchmark::Counter(static_cast<double>(bench::allocations() - allocations_before),
+                                                benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_LockScenarioRounds)->ArgName("rounds")->Arg(10)->Arg(20)->Arg(40)->Unit(benchmark::kMicrosecond);
+
 // The same scenario (C clients) on an ensemble of 1, 3 or 5 servers, the
 // clients spread over them by their shuffled connect strings: what the
 // followers' queues and lags cost per scenario.
