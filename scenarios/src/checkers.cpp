@@ -435,22 +435,31 @@ struct Wakeup {
 };
 
 std::vector<Wakeup> wakeups_of(const History& h, const std::vector<Delivery>& deliveries) {
-  std::map<int, std::vector<const Op*>> calls;  // client -> its calls, in invocation order
-  for (const Op& o : h.ops()) calls[o.client].push_back(&o);
-  std::map<int, std::vector<TimeMs>> times;  // client -> its deliveries' times
-  for (const Delivery& d : deliveries) times[d.client].push_back(d.time);
+  // Each client's calls in invocation order and its deliveries in time
+  // order: both lists stably sorted by client.
+  auto by_client = [](const auto& a, const auto& b) { return a.client < b.client; };
+  std::vector<const Op*> calls;
+  calls.reserve(h.ops().size());
+  for (const Op& o : h.ops()) calls.push_back(&o);
+  std::stable_sort(calls.begin(), calls.end(), [](const Op* a, const Op* b) { return a->client < b->client; });
+  std::vector<Delivery> at(deliveries);
+  std::stable_sort(at.begin(), at.end(), by_client);
   std::vector<Wakeup> out;
-  for (const auto& [client, at] : times) {
-    const std::vector<const Op*>& ops = calls[client];
-    for (std::size_t i = 0; i < at.size(); ++i) {
-      auto in_call = std::find_if(ops.begin(), ops.end(), [&](const Op* o) {
-        return o->invoked <= at[i] && (o->outcome == Outcome::Pending || o->completed >= at[i]);
-      });
-      if (in_call == ops.end()) continue;
-      const Op& o = **in_call;
-      const TimeMs next = i + 1 < at.size() ? at[i + 1] : INT64_MAX;
-      out.push_back(Wakeup{Delivery{client, at[i]}, &o, o.outcome == Outcome::Ok && o.completed <= next});
-    }
+  out.reserve(at.size());
+  auto ops = calls.begin();
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    const int client = at[i].client;
+    while (ops != calls.end() && (*ops)->client < client) ++ops;
+    auto ops_end = ops;
+    while (ops_end != calls.end() && (*ops_end)->client == client) ++ops_end;
+    const TimeMs t = at[i].time;
+    auto in_call = std::find_if(ops, ops_end, [&](const Op* o) {
+      return o->invoked <= t && (o->outcome == Outcome::Pending || o->completed >= t);
+    });
+    if (in_call == ops_end) continue;
+    const Op& o = **in_call;
+    const TimeMs next = i + 1 < at.size() && at[i + 1].client == client ? at[i + 1].time : INT64_MAX;
+    out.push_back(Wakeup{at[i], &o, o.outcome == Outcome::Ok && o.completed <= next});
   }
   return out;
 }

@@ -288,13 +288,18 @@ std::vector<std::string> properties(const Recipe& r) {
 // someone; `first` is true at its first event.
 template <class F>
 void for_each_wakeup(const Trace& trace, F&& f) {
-  std::map<std::pair<std::int64_t, std::string_view>, std::size_t> changes;  // views into `trace`
+  // The changes so far (views into `trace`), searched from the latest: the
+  // events of one change come close together.
+  std::vector<std::pair<std::int64_t, std::string_view>> changes;
   for (const TraceEvent& e : trace.events()) {
     if (e.kind != TraceKind::Watch) continue;
     auto type = static_cast<EventType>(e.code);
     if (type != EventType::NodeDeleted && type != EventType::NodeChildrenChanged) continue;
-    auto [it, first] = changes.emplace(std::pair{e.zxid, std::string_view(e.path)}, changes.size());
-    f(it->second, first, e);
+    const std::pair<std::int64_t, std::string_view> key{e.zxid, e.path};
+    auto it = std::find(changes.rbegin(), changes.rend(), key);
+    const bool first = it == changes.rend();
+    if (first) changes.push_back(key);
+    f(first ? changes.size() - 1 : static_cast<std::size_t>(changes.rend() - it) - 1, first, e);
   }
 }
 
@@ -310,17 +315,27 @@ bool seen_before(std::vector<int>& clients, int client) {
 
 // The change that woke the most clients (the first to reach that count).
 Wakeups max_wakeups(const Trace& trace) {
-  std::vector<Wakeups> woken;
+  struct Change {
+    int count = 0;
+    TimeMs time = 0;
+    std::string_view path;  // into `trace`
+  };
+  std::vector<Change> woken;
+  std::vector<std::pair<std::size_t, int>> counted;  // (change, client), each once
   std::optional<std::size_t> most;
   for_each_wakeup(trace, [&](std::size_t change, bool first, const TraceEvent& e) {
-    if (first) woken.push_back(Wakeups{0, e.time, e.path, {}});
-    Wakeups& w = woken[change];
-    if (seen_before(w.clients, e.client)) return;
-    ++w.count;
-    if (!most || w.count > woken[*most].count) most = change;
+    if (first) woken.push_back(Change{0, e.time, e.path});
+    const std::pair<std::size_t, int> key{change, e.client};
+    if (std::find(counted.rbegin(), counted.rend(), key) != counted.rend()) return;
+    counted.push_back(key);
+    const int count = ++woken[change].count;
+    if (!most || count > woken[*most].count) most = change;
   });
   if (!most) return {};
-  Wakeups out = std::move(woken[*most]);
+  Wakeups out{woken[*most].count, woken[*most].time, std::string(woken[*most].path), {}};
+  for (const auto& [change, client] : counted) {
+    if (change == *most) out.clients.push_back(client);
+  }
   std::sort(out.clients.begin(), out.clients.end());
   return out;
 }
