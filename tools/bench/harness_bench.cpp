@@ -18,25 +18,29 @@ namespace {
 using namespace zksim;
 using namespace zksim::scenarios;
 
+// Runs `w` from seed 1 on, one scenario an iteration, as a campaign runs
+// them, and counts its heap allocations per scenario (operator new), all
+// of it: world, client library, recipes, trace and checkers.
+void run_scenarios(benchmark::State& state, const Workload& w, const WorldConfig& c = {}) {
+  std::uint64_t seed = 1;
+  const std::uint64_t allocations_before = bench::allocations();
+  for (auto _ : state) {
+    SeededDecisions d(seed++);
+    RunResult r = run(w, d, {}, c, KeepTrace::No);
+    if (!r.violations.empty()) state.SkipWithError("the correct lock failed a check");
+    benchmark::DoNotOptimize(r.trace_hash);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["allocs"] = benchmark::Counter(static_cast<double>(bench::allocations() - allocations_before),
+                                                benchmark::Counter::kAvgIterations);
+}
+
 // Argument: the clients' flavour (0 c, 1 curator, 2 kazoo): what the
 // library threads of curator and kazoo cost per scenario.
 void BM_LockScenario(benchmark::State& state) {
   const auto flavour = static_cast<Flavour>(state.range(0));
   state.SetLabel(std::string(flavour_name(flavour)));
-  Workload w{.recipe = "lock", .clients = 5, .rounds = 10, .flavours = {flavour}};
-  std::uint64_t seed = 1;
-  const std::uint64_t allocations_before = bench::allocations();
-  for (auto _ : state) {
-    SeededDecisions d(seed++);
-    RunResult r = run(w, d, {}, {}, KeepTrace::No);
-    if (!r.violations.empty()) state.SkipWithError("the correct lock failed a check");
-    benchmark::DoNotOptimize(r.trace_hash);
-  }
-  state.SetItemsProcessed(state.iterations());
-  // Heap allocations per scenario (operator new), all of it: world, client
-  // library, recipes, trace and checkers.
-  state.counters["allocs"] = benchmark::Counter(static_cast<double>(bench::allocations() - allocations_before),
-                                                benchmark::Counter::kAvgIterations);
+  run_scenarios(state, Workload{.recipe = "lock", .clients = 5, .rounds = 10, .flavours = {flavour}});
 }
 BENCHMARK(BM_LockScenario)->DenseRange(0, kFlavours - 1)->Unit(benchmark::kMicrosecond);
 
@@ -44,18 +48,7 @@ BENCHMARK(BM_LockScenario)->DenseRange(0, kFlavours - 1)->Unit(benchmark::kMicro
 // cost of a run should grow with its rounds, no faster (a trace grown from
 // empty each run made 20 rounds cost 3x 10 rounds).
 void BM_LockScenarioRounds(benchmark::State& state) {
-  Workload w{.recipe = "lock", .clients = 5, .rounds = static_cast<int>(state.range(0))};
-  std::uint64_t seed = 1;
-  const std::uint64_t allocations_before = bench::allocations();
-  for (auto _ : state) {
-    SeededDecisions d(seed++);
-    RunResult r = run(w, d, {}, {}, KeepTrace::No);
-    if (!r.violations.empty()) state.SkipWithError("the correct lock failed a check");
-    benchmark::DoNotOptimize(r.trace_hash);
-  }
-  state.SetItemsProcessed(state.iterations());
-  state.counters["allocs"] = benchmark::Counter(static_cast<double>(bench::allocations() - allocations_before),
-                                                benchmark::Counter::kAvgIterations);
+  run_scenarios(state, Workload{.recipe = "lock", .clients = 5, .rounds = static_cast<int>(state.range(0))});
 }
 BENCHMARK(BM_LockScenarioRounds)->ArgName("rounds")->Arg(10)->Arg(20)->Arg(40)->Unit(benchmark::kMicrosecond);
 
@@ -65,15 +58,7 @@ BENCHMARK(BM_LockScenarioRounds)->ArgName("rounds")->Arg(10)->Arg(20)->Arg(40)->
 void BM_LockScenarioOnServers(benchmark::State& state) {
   WorldConfig c;
   c.servers = static_cast<int>(state.range(0));
-  Workload w{.recipe = "lock", .clients = 5, .rounds = 10};
-  std::uint64_t seed = 1;
-  for (auto _ : state) {
-    SeededDecisions d(seed++);
-    RunResult r = run(w, d, {}, c, KeepTrace::No);
-    if (!r.violations.empty()) state.SkipWithError("the correct lock failed a check");
-    benchmark::DoNotOptimize(r.trace_hash);
-  }
-  state.SetItemsProcessed(state.iterations());
+  run_scenarios(state, Workload{.recipe = "lock", .clients = 5, .rounds = 10}, c);
 }
 BENCHMARK(BM_LockScenarioOnServers)->ArgName("servers")->Arg(1)->Arg(3)->Arg(5)->Unit(benchmark::kMicrosecond);
 
