@@ -131,7 +131,7 @@ class Harness {
         out.trace += fmt::format("t={:<6} {:<3} {}\n", e.time,
                                  e.client < 0 ? std::string("-") : fmt::format("p{}", e.client), e.detail);
       }
-      out.events.assign(world_.trace().events().begin(), world_.trace().events().end());
+      out.events = world_.trace().take_events();
       out.hold_list = holds_;
       for (int p = 0; p < w_.clients; ++p) out.pauses.push_back(world_.pauses(p));
     }

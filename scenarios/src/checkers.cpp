@@ -437,13 +437,12 @@ struct Wakeup {
 std::vector<Wakeup> wakeups_of(const History& h, const std::vector<Delivery>& deliveries) {
   // Each client's calls in invocation order and its deliveries in time
   // order: both lists stably sorted by client.
-  auto by_client = [](const auto& a, const auto& b) { return a.client < b.client; };
   std::vector<const Op*> calls;
   calls.reserve(h.ops().size());
   for (const Op& o : h.ops()) calls.push_back(&o);
   std::stable_sort(calls.begin(), calls.end(), [](const Op* a, const Op* b) { return a->client < b->client; });
   std::vector<Delivery> at(deliveries);
-  std::stable_sort(at.begin(), at.end(), by_client);
+  std::stable_sort(at.begin(), at.end(), [](const Delivery& a, const Delivery& b) { return a.client < b.client; });
   std::vector<Wakeup> out;
   out.reserve(at.size());
   auto ops = calls.begin();

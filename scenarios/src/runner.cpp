@@ -428,7 +428,7 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   out.trace_hash = world.trace().hash();
   out.trace_events = world.trace().size();
   out.end_time = world.now();
-  if (keep == KeepTrace::Yes) out.trace.assign(world.trace().events().begin(), world.trace().events().end());
+  if (keep == KeepTrace::Yes) out.trace = world.trace().take_events();
   return out;
 }
 

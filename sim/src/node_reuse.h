@@ -1,8 +1,9 @@
 // Adding and dropping entries of a node-based map keyed by strings without
 // allocating: a watch table gains a path and loses it again at every wait
 // on a lock, and a fresh entry costs three allocations (the node, its key,
-// its value's storage). A dropped entry's node is kept, its key and value
-// with their capacity, and the next new key takes it.
+// its value's storage). A dropped entry's node is kept, its value emptied
+// (what it held goes at once) but its key and value keeping their capacity,
+// and the next new key takes it.
 #pragma once
 
 #include <cstddef>
@@ -22,17 +23,18 @@ class NodeReuse {
     typename Map::node_type node = std::move(spare_.back());
     spare_.pop_back();
     node.key().assign(key);
-    node.mapped().clear();
     return map.insert(std::move(node)).position;
   }
 
-  // Erases `it`, keeping its node (up to kSpare of them).
+  // Erases `it`, keeping its node (up to kSpare of them) with its value
+  // emptied.
   void erase(Map& map, typename Map::iterator it) {
     if (spare_.size() >= kSpare) {
       map.erase(it);
       return;
     }
     spare_.push_back(map.extract(it));
+    spare_.back().mapped().clear();
   }
 
  private:

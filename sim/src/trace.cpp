@@ -96,6 +96,12 @@ Trace::~Trace() {
   spare_storage.traces.push_back(std::move(storage_));
 }
 
+std::vector<TraceEvent> Trace::take_events() {
+  storage_.resize(kept_);
+  kept_ = 0;
+  return std::move(storage_);
+}
+
 TraceEvent& Trace::next_slot() {
   if (kept_ == storage_.size()) storage_.emplace_back();
   return storage_[kept_++];

@@ -98,12 +98,11 @@ World::Impl::CallSlot* World::Impl::find_call(std::uint64_t id) {
 }
 
 void World::Impl::cancel_call(std::uint64_t id) {
-  CallSlot* c = find_call(id);
-  if (!c) return;
-  c->fn = nullptr;
-  c->process = nullptr;
-  c->slot = nullptr;
-  ++c->generation;
+  if (CallSlot* c = find_call(id)) free_call(*c, id);
+}
+
+void World::Impl::free_call(CallSlot& c, std::uint64_t id) {
+  c = CallSlot{{}, nullptr, nullptr, c.generation + 1};
   free_call_slots.push_back(static_cast<std::uint32_t>(id));
 }
 
@@ -126,11 +125,9 @@ bool World::Impl::step(TimeMs limit) {
       CallSlot* c = find_call(e.arg);
       if (!c) break;  // cancelled
       std::function<void()> fn = std::move(c->fn);
-      Handle* process = std::exchange(c->process, nullptr);
-      std::uint64_t* slot = std::exchange(c->slot, nullptr);
-      c->fn = nullptr;
-      ++c->generation;
-      free_call_slots.push_back(static_cast<std::uint32_t>(e.arg));
+      Handle* process = c->process;
+      std::uint64_t* slot = c->slot;
+      free_call(*c, e.arg);
       if (process) {
         if (slot) *slot = 0;
         if (process->crashed) break;

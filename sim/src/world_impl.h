@@ -211,6 +211,8 @@ struct World::Impl {
   void at(TimeMs t, Ev type, std::uint64_t arg);
   std::uint64_t call_at(TimeMs t, std::function<void()> fn);
   void cancel_call(std::uint64_t id);
+  // Empties call `id`'s slot `c` and frees it for the next call.
+  void free_call(CallSlot& c, std::uint64_t id);
   // The pending call with this id, or null.
   CallSlot* find_call(std::uint64_t id);
   bool step(TimeMs limit);

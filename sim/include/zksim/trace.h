@@ -81,16 +81,20 @@ class Trace {
   std::size_t size() const { return count_; }
   // The kept events; valid until the next add.
   std::span<const TraceEvent> events() const { return {storage_.data(), kept_}; }
+  // Moves the kept events out (the hash and count stay), for callers that
+  // outlive the world; their storage then goes with them, not to the next
+  // trace.
+  std::vector<TraceEvent> take_events();
   // One line per event: "t=12 c1 0x..01 z=0x5 response create /a ZOK".
   std::string render() const;
   static std::string render(const TraceEvent& e);
 
+ private:
   static constexpr std::size_t kSpareStorage = 2;
   // Storage larger than this many events is not kept for reuse, so that one
   // long run does not hold its memory for the rest of the process.
   static constexpr std::size_t kMaxReusedEvents = std::size_t{1} << 14;
 
- private:
   void fold(TimeMs time, TraceKind kind, std::int32_t client, SessionId session, std::int64_t zxid,
             std::int32_t code, std::int32_t code2, std::uint32_t xid, std::string_view path,
             std::string_view detail);
