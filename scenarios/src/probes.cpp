@@ -11,7 +11,7 @@ namespace zksim::scenarios {
 // goes into that row's list; the exploration test then explores it.
 const std::vector<ProbeInfo>& probe_table() {
   using F = FaultKind;
-  const std::vector<std::string> kLockFamily{"lock", "rw-lock", "semaphore", "election"};
+  static const std::vector<std::string> kLockFamily{"lock", "rw-lock", "semaphore", "election"};
   static const std::vector<ProbeInfo> table{
       {"holder-session-expired",
        "the server expired the session of a client that believed it held", kLockFamily,
