@@ -27,14 +27,18 @@ namespace detail {
 // frame allocated and freed once; a free list per size class (64-byte
 // steps, up to 2 KiB) makes that a few instructions instead of a trip
 // through malloc. Per thread: a frame freed on another thread than the one
-// that made it joins that thread's lists. Sanitizer builds use plain new,
-// so frames keep their use-after-free checks.
+// that made it joins that thread's lists, or goes back to the heap if that
+// thread has made no frame. Sanitizer builds use plain new,
+// so frames keep their use-after-free checks. A frame may outlive the pool
+// (a task held by an object in another thread_local, destroyed after it):
+// once the pool is gone, frames are made and freed with plain new and delete.
 class FramePool {
  public:
-  FramePool() = default;
   FramePool(const FramePool&) = delete;
   FramePool& operator=(const FramePool&) = delete;
   ~FramePool() {
+    live() = nullptr;
+    gone() = true;
     for (Block*& head : free_) {
       while (Block* b = head) {
         head = b->next;
@@ -43,6 +47,18 @@ class FramePool {
     }
   }
 
+  static void* allocate_frame(std::size_t n) {
+    FramePool* pool = live();
+    if (!pool && !gone()) pool = &make();
+    return pool ? pool->allocate(n) : ::operator new(n);
+  }
+  static void deallocate_frame(void* p, std::size_t n) noexcept {
+    if (FramePool* pool = live()) return pool->deallocate(p, n);
+    ::operator delete(p);
+  }
+
+ private:
+  FramePool() { live() = this; }
   void* allocate(std::size_t n) {
     const std::size_t c = (n + kGrain - 1) / kGrain;
     if (c >= kClasses) return ::operator new(n);
@@ -59,13 +75,21 @@ class FramePool {
     b->next = free_[c];
     free_[c] = b;
   }
-
-  static FramePool& local() {
+  static FramePool& make() {
     thread_local FramePool pool;
     return pool;
   }
-
- private:
+  // This thread's pool while it lives (null before and after), and whether
+  // it has been destroyed: plain values with no destructor, valid until the
+  // thread ends, so the frames' hot path reads one of them and no guard.
+  static FramePool*& live() noexcept {
+    thread_local FramePool* pool = nullptr;
+    return pool;
+  }
+  static bool& gone() noexcept {
+    thread_local bool flag = false;
+    return flag;
+  }
   static constexpr std::size_t kGrain = 64;
   static constexpr std::size_t kClasses = 33;  // class c holds frames of c * 64 bytes
   struct Block {
@@ -78,8 +102,8 @@ struct TaskPromiseBase {
   std::coroutine_handle<> continuation = std::noop_coroutine();
 
 #if !defined(__SANITIZE_ADDRESS__)
-  static void* operator new(std::size_t n) { return FramePool::local().allocate(n); }
-  static void operator delete(void* p, std::size_t n) noexcept { FramePool::local().deallocate(p, n); }
+  static void* operator new(std::size_t n) { return FramePool::allocate_frame(n); }
+  static void operator delete(void* p, std::size_t n) noexcept { FramePool::deallocate_frame(p, n); }
 #endif
 
   struct FinalAwaiter {
