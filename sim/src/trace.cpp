@@ -2,6 +2,7 @@
 
 #include "zksim/error.h"
 #include "zksim/fault.h"
+#include "zksim/per_thread.h"
 
 #include <fmt/format.h>
 
@@ -68,32 +69,30 @@ namespace {
 // The storage of destroyed traces, for the next ones on this thread. Only
 // memory moves through it: no event of one trace reaches another. A Trace
 // may outlive it (a World held in another thread_local, destroyed after
-// it), so it says when it is gone, in a flag that needs no destructor.
-thread_local bool spare_storage_gone = false;
+// it): then it is null (zksim/per_thread.h).
 struct SpareStorage {
   std::vector<std::vector<TraceEvent>> traces;
-  ~SpareStorage() { spare_storage_gone = true; }
 };
-thread_local SpareStorage spare_storage;
+using Spare = detail::PerThread<SpareStorage>;
 
 }  // namespace
 
 Trace::Trace(bool keep_events) : keep_(keep_events) {
   if (!keep_) return;
-  if (spare_storage_gone || spare_storage.traces.empty()) {
+  SpareStorage* spare = Spare::get();
+  if (!spare || spare->traces.empty()) {
     storage_.reserve(1024);
     return;
   }
-  storage_ = std::move(spare_storage.traces.back());
-  spare_storage.traces.pop_back();
+  storage_ = std::move(spare->traces.back());
+  spare->traces.pop_back();
 }
 
 Trace::~Trace() {
-  if (!keep_ || spare_storage_gone || storage_.capacity() == 0 || storage_.size() > kMaxReusedEvents ||
-      spare_storage.traces.size() >= kSpareStorage) {
-    return;
-  }
-  spare_storage.traces.push_back(std::move(storage_));
+  if (!keep_ || storage_.capacity() == 0 || storage_.size() > kMaxReusedEvents) return;
+  SpareStorage* spare = Spare::get();
+  if (!spare || spare->traces.size() >= kSpareStorage) return;
+  spare->traces.push_back(std::move(storage_));
 }
 
 std::vector<TraceEvent> Trace::take_events() {

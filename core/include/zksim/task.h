@@ -7,6 +7,8 @@
 //   zksim::Task<> caller() { int x = co_await answer(); ... }
 #pragma once
 
+#include "zksim/per_thread.h"
+
 #include <cassert>
 #include <coroutine>
 #include <cstddef>
@@ -34,11 +36,19 @@ namespace detail {
 // once the pool is gone, frames are made and freed with plain new and delete.
 class FramePool {
  public:
+  static void* allocate_frame(std::size_t n) {
+    FramePool* pool = PerThread<FramePool>::get();
+    return pool ? pool->allocate(n) : ::operator new(n);
+  }
+  static void deallocate_frame(void* p, std::size_t n) noexcept {
+    if (FramePool* pool = PerThread<FramePool>::peek()) return pool->deallocate(p, n);
+    ::operator delete(p);
+  }
+
+  FramePool() = default;
   FramePool(const FramePool&) = delete;
   FramePool& operator=(const FramePool&) = delete;
   ~FramePool() {
-    live() = nullptr;
-    gone() = true;
     for (Block*& head : free_) {
       while (Block* b = head) {
         head = b->next;
@@ -47,18 +57,7 @@ class FramePool {
     }
   }
 
-  static void* allocate_frame(std::size_t n) {
-    FramePool* pool = live();
-    if (!pool && !gone()) pool = &make();
-    return pool ? pool->allocate(n) : ::operator new(n);
-  }
-  static void deallocate_frame(void* p, std::size_t n) noexcept {
-    if (FramePool* pool = live()) return pool->deallocate(p, n);
-    ::operator delete(p);
-  }
-
  private:
-  FramePool() { live() = this; }
   void* allocate(std::size_t n) {
     const std::size_t c = (n + kGrain - 1) / kGrain;
     if (c >= kClasses) return ::operator new(n);
@@ -74,21 +73,6 @@ class FramePool {
     auto* b = static_cast<Block*>(p);
     b->next = free_[c];
     free_[c] = b;
-  }
-  static FramePool& make() {
-    thread_local FramePool pool;
-    return pool;
-  }
-  // This thread's pool while it lives (null before and after), and whether
-  // it has been destroyed: plain values with no destructor, valid until the
-  // thread ends, so the frames' hot path reads one of them and no guard.
-  static FramePool*& live() noexcept {
-    thread_local FramePool* pool = nullptr;
-    return pool;
-  }
-  static bool& gone() noexcept {
-    thread_local bool flag = false;
-    return flag;
   }
   static constexpr std::size_t kGrain = 64;
   static constexpr std::size_t kClasses = 33;  // class c holds frames of c * 64 bytes
