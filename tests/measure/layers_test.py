@@ -95,6 +95,16 @@ class Layers(unittest.TestCase):
         self.assertEqual(run.returncode, 2)
         self.assertEqual(run.stderr.count("\n"), 1)
 
+    def test_AReaderThatStopsEarlyEndsItQuietly(self):
+        # As with `layers.py cg.out | head -3`: the reader is gone before
+        # the table is written.
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        run = subprocess.run([sys.executable, TOOL, self.profile(PROFILE)],
+                             stdout=write_end, stderr=subprocess.PIPE, text=True)
+        os.close(write_end)
+        self.assertEqual(run.stderr, "")
+
 
 if __name__ == "__main__":
     unittest.main()

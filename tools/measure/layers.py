@@ -22,6 +22,7 @@ Usage: layers.py PROFILE [--per FUNCTION]
 """
 
 import re
+import signal
 import sys
 
 # A function belongs to the first layer whose pattern its name matches.
@@ -121,6 +122,9 @@ def report(self_cost, per_calls):
 
 
 def main(argv):
+    # A reader that stops early (`| head`) ends the program as it ends any
+    # filter, without a traceback.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--per"):
         print("usage: layers.py PROFILE [--per FUNCTION]", file=sys.stderr)
         return 2
