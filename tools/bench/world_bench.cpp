@@ -3,8 +3,11 @@
 // whole path (client library -> network -> server -> network -> client),
 // while <sessions> - 1 other sessions sit connected and idle. Pings are
 // simulated lazily, so idle sessions should cost nothing: the figure must
-// stay flat from 1 to 10,000 sessions. items_per_second counts operations.
+// stay flat from 1 to 10,000 sessions. items_per_second counts operations;
+// allocs_per_op, heap allocations (operator new) per operation, whole path.
 #include "zksim/world.h"
+
+#include "alloc_count.h"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -34,11 +37,14 @@ void run_batches(benchmark::State& state, World& world, Client& active) {
     co_await c.create("/b", "", CreateMode::Persistent);
   }(active));
   world.run_until_done(1'000'000);
+  const std::uint64_t allocations_before = bench::allocations();
   for (auto _ : state) {
     world.spawn(active, batch(active, kOpsPerBatch / 5));
     if (!world.run_until_done(world.now() + 10'000'000)) state.SkipWithError("batch did not finish");
   }
   state.SetItemsProcessed(state.iterations() * kOpsPerBatch);
+  state.counters["allocs_per_op"] =
+      static_cast<double>(bench::allocations() - allocations_before) / static_cast<double>(state.iterations() * kOpsPerBatch);
 }
 
 WorldConfig bench_config(int servers) {
