@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
+  lld                          # links the tests four times faster than GNU ld (CMakeLists.txt)
   libgtest-dev libgmock-dev librapidcheck-dev libfmt-dev libbenchmark-dev libssl-dev
   libzookeeper-mt-dev          # the real backend: ZooKeeper's C client
   nlohmann-json3-dev           # the zksim program's --json output

@@ -17,8 +17,9 @@ if [ "${1:-}" = "--sanitize" ]; then
   # Release pass only: shrinking the flawed recipes' counterexamples takes
   # many minutes under ASan and runs no code the other tests do not; the
   # scripts, the installed package and the tutorial test shell scripts,
-  # CMake and documents, and build their own copies of the code.
-  exclude=(-LE 'shrink|scripts|install|tutorial')
+  # CMake and documents, and build their own copies of the code; the
+  # browser tests test the timeline page's script in Chromium.
+  exclude=(-LE 'shrink|scripts|install|tutorial|browser')
 else
   build="$root/build"
   # Benchmarks on: they are built (not run) so that CI notices when they break.
