@@ -69,6 +69,20 @@ std::string replay_lines(const std::optional<std::uint64_t>& seed, const std::ve
   return out;
 }
 
+std::string ExpectEnds::see(const std::vector<Word>& w, int n) {
+  if (expect_line_ && w[0].text != "expect") {  // a second expect is "given twice"
+    return fmt::format("'{}' after the 'expect' line (line {}), which ends a scenario", w[0].text, expect_line_);
+  }
+  if (w[0].text == "expect") expect_line_ = n;
+  return {};
+}
+
+std::string ExpectEnds::at_end() const {
+  if (expect_line_) return {};
+  return "the file ends without an 'expect' line (cut off?): a scenario ends with 'expect pass' or 'expect violation "
+         "PROPERTY'";
+}
+
 std::string DirectiveLine::decisions(std::vector<std::uint32_t>& out) {
   for (std::size_t i = 1; i < w_.size(); ++i) {
     std::int64_t x = 0;

@@ -37,6 +37,20 @@ std::optional<std::string> file_text(const std::string& path, ParseError* error)
 std::string replay_lines(const std::optional<std::uint64_t>& seed, const std::vector<std::uint32_t>& decisions,
                          const std::optional<std::string>& expect_violation);
 
+// The `expect` line ends a scenario (both writers put it last): a file read
+// to its end without one was cut off, and a directive after it does not
+// belong to the scenario.
+class ExpectEnds {
+ public:
+  // "" or why directive `w`, on line `n`, cannot stand where it does.
+  std::string see(const std::vector<Word>& w, int n);
+  // "" or why the file, read to its end, is not a whole scenario.
+  std::string at_end() const;
+
+ private:
+  int expect_line_ = 0;
+};
+
 // One directive's words, and the column of its error. Each check returns
 // "" when it passes, else the message, with col() set to the word at fault.
 class DirectiveLine {

@@ -128,6 +128,7 @@ std::optional<LeaseScenario> parse_lease_scenario(const std::string& text, const
   std::string line;
   int n = 0, version = 0;
   std::map<std::string, int> first_line;
+  detail::ExpectEnds ends;
   auto fail = [&](int line_no, int col, const std::string& message) -> std::optional<LeaseScenario> {
     if (error) *error = ParseError{file, line_no, col, escaped(message)};
     return std::nullopt;
@@ -140,6 +141,7 @@ std::optional<LeaseScenario> parse_lease_scenario(const std::string& text, const
       if (version == 0 && comment_of(line, &comment)) s.comments.push_back(std::move(comment));
       continue;
     }
+    if (std::string why = ends.see(w, n); !why.empty()) return fail(n, w[0].col, why);
     LeaseLineParser p(w, s);
     if (std::string message = p.parse(version); !message.empty()) return fail(n, p.col(), message);
     if (w[0].text != "decisions") {
@@ -149,6 +151,7 @@ std::optional<LeaseScenario> parse_lease_scenario(const std::string& text, const
   }
   if (version == 0) return fail(n == 0 ? 1 : n, 1, fmt::format("empty lease scenario: expected '{} {}'", kVersionWord, kVersion));
   if (!first_line.count("recipe")) return fail(n, 1, "no 'recipe' line: which lease lock runs?");
+  if (std::string why = ends.at_end(); !why.empty()) return fail(n, 1, why);
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include "zksim/scenarios/probes.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -272,6 +273,47 @@ std::string flavours_text(const std::vector<Flavour>& flavours, std::string_view
     out += flavour_name(f);
   }
   return out.empty() ? std::string(flavour_name(Flavour::C)) : out;
+}
+
+std::string ClientChoice::text() const { return drawn ? "any" : flavours_text(flavours, ","); }
+
+std::string parse_client_choice(const std::vector<std::string>& words, ClientChoice& out, std::size_t* bad_word) {
+  std::vector<std::string> known{"any"};
+  for (int i = 0; i < kFlavours; ++i) known.emplace_back(flavour_name(static_cast<Flavour>(i)));
+  const std::string hint = fmt::format("(known: {}; a list is 'c,curator' or 'c curator')", fmt::join(known, ", "));
+  ClientChoice choice;
+  choice.flavours.clear();
+  std::size_t names = 0;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    *bad_word = i;
+    std::size_t start = 0;
+    while (start <= words[i].size()) {
+      std::size_t end = words[i].find_first_of(", \t", start);
+      if (end == std::string::npos) end = words[i].size();
+      const std::string name = words[i].substr(start, end - start);
+      start = end + 1;
+      if (name.empty()) {
+        if (end == words[i].size()) break;
+        continue;
+      }
+      ++names;
+      if (name == "any") {
+        choice.drawn = true;
+        continue;
+      }
+      const std::optional<Flavour> f = flavour_named(name);
+      if (!f) return fmt::format("unknown client flavour '{}' {}", name, hint);
+      choice.flavours.push_back(*f);
+    }
+  }
+  if (names == 0) {
+    *bad_word = 0;
+    return fmt::format("missing client flavour {}", hint);
+  }
+  if (choice.drawn && names > 1) return "'any' stands alone: each run draws every client's library";
+  if (choice.drawn) choice.flavours = {Flavour::C};
+  out = std::move(choice);
+  return {};
 }
 
 std::string workload_problem(const Workload& w, const WorldConfig& config) {

@@ -45,10 +45,6 @@ std::string names(std::string_view (*name_of)(std::int32_t), int count) {
   return out;
 }
 
-std::string flavour_list() {
-  return names([](std::int32_t i) { return flavour_name(static_cast<Flavour>(i)); }, kFlavours);
-}
-
 // The directives a file may give once, as `key` names them, or "" for the
 // ones that add to a list (fault, decisions). A nemesis line is once per
 // fault class.
@@ -125,18 +121,13 @@ class LineParser : public DirectiveLine {
       return done(2);
     }
     if (d == "client") {
-      if (w_.size() < 2) return at(1, "missing client flavour");
-      if (w_[1].text == "any") {
-        wl.flavours = {Flavour::C};
-        wl.draw_flavours = true;
-        return done(2);
-      }
-      wl.flavours.clear();
-      for (std::size_t i = 1; i < w_.size(); ++i) {
-        const std::optional<Flavour> f = flavour_named(w_[i].text);
-        if (!f) return at(i, fmt::format("unknown client flavour '{}' (known: any, {})", w_[i].text, flavour_list()));
-        wl.flavours.push_back(*f);
-      }
+      std::vector<std::string> words;
+      for (std::size_t i = 1; i < w_.size(); ++i) words.push_back(w_[i].text);
+      ClientChoice choice;
+      std::size_t bad = 0;
+      if (std::string why = parse_client_choice(words, choice, &bad); !why.empty()) return at(bad + 1, why);
+      wl.flavours = choice.flavours;
+      wl.draw_flavours = choice.drawn;
       return done(w_.size());
     }
     if (d == "nemesis") {
@@ -267,6 +258,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   int producers_line = 0, producers_col = 0, size_line = 1;  // size: where clients or rounds were set
   int strategy_line = 0, strategy_col = 0;
   std::map<std::string, int> first_line;  // by once_key
+  detail::ExpectEnds ends;
   auto fail = [&](int line_no, int col, const std::string& message) -> std::optional<Scenario> {
     if (error) *error = ParseError{file, line_no, col, escaped(message)};
     return std::nullopt;
@@ -279,6 +271,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
       if (version == 0 && comment_of(line, &comment)) s.comments.push_back(std::move(comment));
       continue;
     }
+    if (std::string why = ends.see(w, n); !why.empty()) return fail(n, w[0].col, why);
     std::size_t faults_before = s.faults.size();
     LineParser p(w, s);
     std::string message = p.parse(version, saw_workload);
@@ -317,6 +310,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     }
   }
   if (std::string why = workload_problem(s.workload, s.config); !why.empty()) return fail(size_line, 1, why);
+  if (std::string why = ends.at_end(); !why.empty()) return fail(n, 1, why);
   return s;
 }
 

@@ -75,6 +75,15 @@ TEST(LeaseScenarioFile, EveryErrorSaysFileLineAndColumn) {
             "t.scn:3:6: '\\x01' is not a seed (an unsigned 64-bit number)");
 }
 
+TEST(LeaseScenarioFile, AFileEndsWithItsExpectLine) {
+  ParseError e;
+  EXPECT_FALSE(parse_lease_scenario("zksim-lease-scenario 1\nrecipe redlock\nseed 3\n", "t.scn", &e));
+  EXPECT_EQ(e.text(), "t.scn:3:1: the file ends without an 'expect' line (cut off?): a scenario ends with 'expect pass' or "
+                      "'expect violation PROPERTY'");
+  EXPECT_FALSE(parse_lease_scenario("zksim-lease-scenario 1\nrecipe redlock\nexpect pass\nseed 3\n", "t.scn", &e));
+  EXPECT_EQ(e.text(), "t.scn:4:1: 'seed' after the 'expect' line (line 3), which ends a scenario");
+}
+
 TEST(LeaseScenarioFile, AScenarioReplaysItsRunExactly) {
   auto s = parse_lease_scenario(kExample, "x.scn", nullptr);
   ASSERT_TRUE(s);

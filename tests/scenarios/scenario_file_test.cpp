@@ -2,6 +2,7 @@
 // reported as file:line:col: message.
 #include "zksim/scenarios/scenario.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace zksim::scenarios {
@@ -45,6 +46,31 @@ TEST(ScenarioFile, ParsesEveryDirective) {
   EXPECT_EQ(s->comments, std::vector<std::string>{"two clients, one lost create reply"});
 }
 
+// The writer puts `expect` last: a file that ends before it was cut off,
+// and one with directives after it was pieced together.
+TEST(ScenarioFile, AFileEndsWithItsExpectLine) {
+  EXPECT_EQ(error_of("zksim-scenario 2\nrecipe lock\nseed 3\n"),
+            "t.scn:3:1: the file ends without an 'expect' line (cut off?): a scenario ends with 'expect pass' or "
+            "'expect violation PROPERTY'");
+  EXPECT_EQ(error_of("zksim-scenario 2\nrecipe lock\nexpect pass\nseed 3\n"),
+            "t.scn:4:1: 'seed' after the 'expect' line (line 3), which ends a scenario");
+  std::string whole = kExample;
+  EXPECT_EQ(error_of(whole.substr(0, whole.find("expect"))).substr(0, 6), "t.scn:");
+  EXPECT_EQ(error_of(whole + "# a comment after it\n\n"), "");
+}
+
+TEST(ScenarioFile, AClientListIsSpelledWithCommasOrBlanks) {
+  for (const char* line : {"client c curator kazoo", "client c,curator,kazoo", "client c, curator kazoo"}) {
+    ParseError e;
+    auto s = parse_scenario(fmt::format("zksim-scenario 2\nrecipe lock\n{}\nexpect pass\n", line), "t.scn", &e);
+    ASSERT_TRUE(s) << line << ": " << e.text();
+    EXPECT_EQ(s->workload.flavours, (std::vector<Flavour>{Flavour::C, Flavour::Curator, Flavour::Kazoo})) << line;
+  }
+  EXPECT_EQ(error_of("zksim-scenario 2\nrecipe lock\nclient c zkpython\nexpect pass\n"),
+            "t.scn:3:10: unknown client flavour 'zkpython' (known: any, c, curator, kazoo; a list is 'c,curator' or "
+            "'c curator')");
+}
+
 TEST(ScenarioFile, WritingAndParsingAgainGivesTheSameFile) {
   auto s = parse_scenario(kExample, "x.scn", nullptr);
   ASSERT_TRUE(s);
@@ -72,7 +98,8 @@ TEST(ScenarioFile, AFileWithoutServersRunsOneServerAndIsWrittenWithout) {
 }
 
 TEST(ScenarioFile, ServersAreReadWrittenAndRunAnEnsemble) {
-  const std::string text = std::string(kExample) + "servers 3\nfollower-lag-ms 7\n";
+  std::string text = kExample;
+  text.insert(text.find("expect"), "servers 3\nfollower-lag-ms 7\n");
   ParseError e;
   auto s = parse_scenario(text, "x.scn", &e);
   ASSERT_TRUE(s) << e.text();
@@ -134,7 +161,7 @@ expect pass
   ASSERT_TRUE(again);
   EXPECT_EQ(again->workload.producers, 3);
   // Without the directive: one producer.
-  auto defaults = parse_scenario("zksim-scenario 1\nrecipe queue\nclients 1\n", "d.scn", nullptr);
+  auto defaults = parse_scenario("zksim-scenario 1\nrecipe queue\nclients 1\nexpect pass\n", "d.scn", nullptr);
   ASSERT_TRUE(defaults);
   EXPECT_EQ(defaults->workload.producers, 1);
 }
@@ -181,24 +208,25 @@ TEST(ScenarioFile, Version1FilesKeepTheirTimedWindowOfASecond) {
   EXPECT_EQ(again->config.nemesis.window_ms, 1000);
   EXPECT_EQ(again->config.nemesis.first_window_ms, 1000);
   // Without a time-triggered class there is no window to speak of.
-  auto plain = parse_scenario("zksim-scenario 1\nrecipe lock\nnemesis pause 20\n", "t.scn", nullptr);
+  auto plain = parse_scenario("zksim-scenario 1\nrecipe lock\nnemesis pause 20\nexpect pass\n", "t.scn", nullptr);
   ASSERT_TRUE(plain);
   EXPECT_EQ(plain->config.nemesis.window_ms, 0);
   EXPECT_EQ(write_scenario(*plain).find("window"), std::string::npos);
 }
 
 TEST(ScenarioFile, ClientAnyDrawsEachRunsLibrariesAndIsWrittenBack) {
-  auto s = parse_scenario("zksim-scenario 2\nrecipe lock\nclient any\n", "t.scn", nullptr);
+  auto s = parse_scenario("zksim-scenario 2\nrecipe lock\nclient any\nexpect pass\n", "t.scn", nullptr);
   ASSERT_TRUE(s);
   EXPECT_TRUE(s->workload.draw_flavours);
   EXPECT_EQ(s->workload.flavours, std::vector<Flavour>{Flavour::C});
   EXPECT_NE(write_scenario(*s).find("\nclient any\n"), std::string::npos) << write_scenario(*s);
-  EXPECT_EQ(error_of("zksim-scenario 2\nclient any c\n"), "t.scn:2:12: unexpected 'c'");
+  EXPECT_EQ(error_of("zksim-scenario 2\nclient any c\n"),
+            "t.scn:2:12: 'any' stands alone: each run draws every client's library");
 }
 
 TEST(ScenarioFile, TimedWindowsAreReadAndWritten) {
   auto s = parse_scenario("zksim-scenario 2\nrecipe lock\nnemesis burst 5\nnemesis-window-ms 40\n"
-                          "nemesis-first-window-ms 7\n", "t.scn", nullptr);
+                          "nemesis-first-window-ms 7\nexpect pass\n", "t.scn", nullptr);
   ASSERT_TRUE(s);
   EXPECT_EQ(s->config.nemesis.window_ms, 40);
   EXPECT_EQ(s->config.nemesis.first_window_ms, 7);
@@ -251,10 +279,10 @@ TEST(ScenarioFileErrors, UnknownStrategy) {
 TEST(ScenarioFileErrors, AStrategyMustBeHowTheFileRuns) {
   EXPECT_EQ(error_of("zksim-scenario 1\nstrategy fixed-latency\nseed 3\n"),
             "t.scn:2:10: 'strategy fixed-latency' draws no delays: it needs 'delay-choices 1' (this file has 3)");
-  EXPECT_EQ(error_of("zksim-scenario 1\ndelay-choices 1\nstrategy fixed-latency\nseed 3\n"), "");
+  EXPECT_EQ(error_of("zksim-scenario 1\ndelay-choices 1\nstrategy fixed-latency\nseed 3\nexpect pass\n"), "");
   EXPECT_EQ(error_of("zksim-scenario 1\nseed 3\nstrategy dfs\n"),
             "t.scn:3:10: 'strategy dfs' has no seed: its run is its decision list");
-  EXPECT_EQ(error_of("zksim-scenario 1\nstrategy random\nseed 3\n"), "");
+  EXPECT_EQ(error_of("zksim-scenario 1\nstrategy random\nseed 3\nexpect pass\n"), "");
 }
 
 TEST(ScenarioFileErrors, MissingVersionLine) {
@@ -284,7 +312,7 @@ TEST(ScenarioFileErrors, MoreProducersThanClients) {
   EXPECT_EQ(error_of("zksim-scenario 1\nrecipe queue\nproducers 3\nclients 2\n"),
             "t.scn:3:11: 3 producers, but there are 2 clients");
   EXPECT_EQ(error_of("zksim-scenario 1\nproducers -1\n"), "t.scn:2:11: '-1' is not a number from 0 to 10000");
-  EXPECT_EQ(error_of("zksim-scenario 1\nclients 2\nproducers 2\n"), "");
+  EXPECT_EQ(error_of("zksim-scenario 1\nclients 2\nproducers 2\nexpect pass\n"), "");
 }
 
 TEST(ScenarioFileErrors, TrailingWords) {
@@ -317,7 +345,7 @@ TEST(ScenarioFileErrors, ADirectiveGivenTwiceIsAnError) {
             "t.scn:4:1: 'nemesis pause' given twice (first on line 2)");
   // Faults and decision lines are lists: repeating them adds.
   EXPECT_EQ(error_of("zksim-scenario 1\nclients 2\nfault pause client 0 at 5\nfault pause client 1 at 9\n"
-                     "decisions 1 2\ndecisions 3\n"),
+                     "decisions 1 2\ndecisions 3\nexpect pass\n"),
             "");
 }
 

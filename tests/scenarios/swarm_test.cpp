@@ -123,11 +123,11 @@ TEST(Swarm, ASwarmRunReplaysFromItsRecordedDecisions) {
 
 TEST(Swarm, TheSwarmDirectiveIsReadAndWritten) {
   ParseError e;
-  auto s = parse_scenario("zksim-scenario 1\nrecipe lock\nswarm yes\nnemesis burst 30\n", "s.scn", &e);
+  auto s = parse_scenario("zksim-scenario 1\nrecipe lock\nswarm yes\nnemesis burst 30\nexpect pass\n", "s.scn", &e);
   ASSERT_TRUE(s) << e.text();
   EXPECT_TRUE(s->workload.swarm);
   EXPECT_NE(write_scenario(*s).find("swarm yes\n"), std::string::npos);
-  auto plain = parse_scenario("zksim-scenario 1\nrecipe lock\n", "p.scn", &e);
+  auto plain = parse_scenario("zksim-scenario 1\nrecipe lock\nexpect pass\n", "p.scn", &e);
   ASSERT_TRUE(plain);
   EXPECT_EQ(write_scenario(*plain).find("swarm"), std::string::npos);
 }

@@ -172,7 +172,7 @@ TEST(Varied, ADowngradeThatLetsAQueuedWriterInIsAReadWriteExclusionViolation) {
 
 TEST(Varied, TheVariedDirectiveIsReadAndWritten) {
   ParseError e;
-  auto s = parse_scenario("zksim-scenario 1\nrecipe rw-lock\nvaried yes\n", "v.scn", &e);
+  auto s = parse_scenario("zksim-scenario 1\nrecipe rw-lock\nvaried yes\nexpect pass\n", "v.scn", &e);
   ASSERT_TRUE(s) << e.text();
   EXPECT_TRUE(s->workload.varied);
   auto again = parse_scenario(write_scenario(*s), "again.scn", &e);

@@ -60,7 +60,7 @@ struct Cell {
 
 // Runs `strategy`'s campaigns over `recipes`, in turns, until a run
 // violates a property or each campaign has made `budget` runs.
-Hunt hunt(const std::vector<std::string>& recipes, const cli::Clients& clients, Strategy strategy,
+Hunt hunt(const std::vector<std::string>& recipes, const scenarios::ClientChoice& clients, Strategy strategy,
           std::int64_t budget, int shrink_runs) {
   cli::MatrixOptions o;
   o.recipes = recipes;
@@ -197,7 +197,7 @@ int run_main(const std::vector<std::string>& argv) {
   }
   const std::int64_t budget = a.integer("--budget", 300, 1, 1'000'000);
   const int shrink_runs = static_cast<int>(a.integer("--shrink-runs", 300, 0, 1'000'000));
-  const cli::Clients clients = cli::parse_clients(s.name + " --client", a.text("--client", "any"));
+  const scenarios::ClientChoice clients = cli::parse_clients(s.name + " --client", a.text("--client", "any"));
   const std::string id = kMutantId;
   Mutant m;
   if (id == "none") {

@@ -27,7 +27,7 @@ json campaign_json(const Campaign& c) {
            {"session_timeout_ms", w.session_timeout_ms},
            {"varied", w.varied},
            {"swarm", w.swarm},
-           {"client", Clients{w.flavours, w.draw_flavours}.text()},
+           {"client", scenarios::ClientChoice{w.flavours, w.draw_flavours}.text()},
            {"faults", c.faults},
            {"nemesis_per_mille", nemesis},
            {"delay_choices", c.config.delay_choices},

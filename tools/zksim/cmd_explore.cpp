@@ -122,7 +122,7 @@ Campaign campaign_from(const Args& a) {
   }
   c.workload.swarm = a.flag("--swarm");
   c.workload.varied = a.flag("--varied") || (flaw && flaw->varied);
-  const Clients clients = parse_clients("zksim explore --client", a.text("--client", flaw ? std::string(flavour_name(flaw->flavour)) : "c"));
+  const scenarios::ClientChoice clients = parse_clients("zksim explore --client", a.text("--client", flaw ? std::string(flavour_name(flaw->flavour)) : "c"));
   c.workload.flavours = clients.flavours;
   c.workload.draw_flavours = clients.drawn;
   c.workload.hold_ms = a.integer("--hold-ms", c.workload.hold_ms, 0, 3'600'000);

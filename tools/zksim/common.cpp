@@ -64,26 +64,14 @@ std::vector<std::string> split(const std::string& list) {
   }
 }
 
-std::vector<Flavour> parse_flavours(const std::string& what, const std::string& list) {
-  std::vector<Flavour> out;
-  for (const std::string& name : split(list)) {
-    const std::optional<Flavour> f = flavour_named(name);
-    if (!f) {
-      std::vector<std::string_view> known;
-      for (int i = 0; i < kFlavours; ++i) known.push_back(flavour_name(static_cast<Flavour>(i)));
-      throw UsageError(fmt::format("{}: unknown client flavour '{}' (known: {})", what, name, fmt::join(known, ", ")));
-    }
-    out.push_back(*f);
+scenarios::ClientChoice parse_clients(const std::string& what, const std::string& option) {
+  scenarios::ClientChoice choice;
+  std::size_t bad = 0;
+  if (std::string why = scenarios::parse_client_choice({option}, choice, &bad); !why.empty()) {
+    throw UsageError(fmt::format("{}: {}", what, why));
   }
-  return out;
+  return choice;
 }
-
-Clients parse_clients(const std::string& what, const std::string& option) {
-  if (option == "any") return Clients{{Flavour::C}, true};
-  return Clients{parse_flavours(what, option), false};
-}
-
-std::string Clients::text() const { return drawn ? "any" : scenarios::flavours_text(flavours, ","); }
 
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list) {
   std::vector<int> out;

@@ -2,6 +2,7 @@
 // JSON on stdout, fault classes by name, and the nemesis of a campaign.
 #pragma once
 
+#include "zksim/scenarios/workload.h"
 #include "zksim/world.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -30,17 +31,9 @@ std::vector<std::string> fault_class_names();
 // "a,b,c" -> {"a", "b", "c"}; "" -> {""}.
 std::vector<std::string> split(const std::string& list);
 std::vector<int> parse_fault_classes(const std::string& what, const std::string& list);
-// "curator" or "c,curator,kazoo" (client i takes the (i mod n)th); throws
-// UsageError naming `what` for an unknown name.
-std::vector<Flavour> parse_flavours(const std::string& what, const std::string& list);
-// The --client option: flavours as parse_flavours takes them, or "any":
-// each run draws them (Workload::draw_flavours).
-struct Clients {
-  std::vector<Flavour> flavours = {Flavour::C};
-  bool drawn = false;
-  std::string text() const;  // as the option gives it
-};
-Clients parse_clients(const std::string& what, const std::string& option);
+// The --client option (scenarios::parse_client_choice's grammar); throws
+// UsageError naming `what` when it is not one.
+scenarios::ClientChoice parse_clients(const std::string& what, const std::string& option);
 
 // Checks, before a campaign runs, that `dir` can take the scenario files it
 // may write: not empty, and either a directory or a path whose nearest

@@ -24,7 +24,7 @@ struct MatrixOptions {
   bool mix = true;
   std::uint64_t seed = 1;
   int clients = 4, rounds = 4;
-  Clients clients_of{{Flavour::C}, true};  // the client libraries of every campaign, or drawn per run (`any`, the default)
+  scenarios::ClientChoice clients_of{{Flavour::C}, true};  // the client libraries of every campaign, or drawn per run (`any`, the default)
   bool varied = false;  // Workload::varied for every campaign (a flawed recipe that needs it has it anyway)
   int servers = 1;      // the ensemble of every campaign (the ensemble's fault classes: 3 at least)
 };

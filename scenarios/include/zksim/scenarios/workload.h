@@ -103,6 +103,21 @@ SwarmDraw swarm_draw(const Workload& w, const WorldConfig& config, DecisionSourc
 // "curator", "c,curator,kazoo").
 std::string draw_flavours(Workload& w, DecisionSource& decisions);
 
+// The client libraries of a workload as people write them, the same on the
+// command line (`--client`) and in a file (`client` line): "any" alone
+// (each run draws them, Workload::draw_flavours), or flavour names separated
+// by commas, blanks or both ("c,curator,kazoo", "c curator kazoo"), client i
+// taking the (i mod n)th.
+struct ClientChoice {
+  std::vector<Flavour> flavours = {Flavour::C};
+  bool drawn = false;
+  std::string text() const;  // "any", or the names joined by commas
+};
+// Parses `words` (a file line's words after `client`, or one option value):
+// "" and `out` set, or why not, with `*bad_word` the index of the word at
+// fault.
+std::string parse_client_choice(const std::vector<std::string>& words, ClientChoice& out, std::size_t* bad_word);
+
 // The flavour of client `i` of `w`.
 Flavour flavour_of(const Workload& w, int i);
 // "c", or the flavours' names joined by `sep` ("c,curator").
