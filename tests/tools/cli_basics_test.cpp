@@ -72,6 +72,33 @@ TEST(Cli, MissingOrBadValuesAreOneLineAndExit2) {
   }
 }
 
+TEST(Cli, ABoundThatRefusesAValueIsStated) {
+  Ran r = zksim({"explore", "--recipe", "lock", "--time", "31536000"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "zksim explore --time: '31536000' is not a number of seconds from more than 0 to 10000000 (115 days)\n");
+}
+
+TEST(Cli, AFaultClassNamedTwiceIsRefusedAsInAFile) {
+  Ran r = zksim({"explore", "--recipe", "lock", "--faults", "pause,pause"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "zksim explore --faults: 'pause' given twice ('pause,pause')\n");
+}
+
+TEST(Cli, AClientListIsSpelledWithCommasOrBlanksInBothPlaces) {
+  for (const char* list : {"c,curator,kazoo", "c curator kazoo", "c, curator kazoo"}) {
+    Ran r = zksim({"explore", "--recipe", "lock", "--client", list, "--runs", "2", "--json"});
+    EXPECT_EQ(r.status, 0) << list << ": " << r.err;
+    EXPECT_EQ(parse_json(r.out)["campaign"]["client"], "c,curator,kazoo") << list;
+  }
+  Ran bad = zksim({"explore", "--recipe", "lock", "--client", "c;curator"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "zksim explore --client: unknown client flavour 'c;curator' (known: any, c, curator, kazoo; a list is "
+                     "'c,curator' or 'c curator')\n");
+  Ran any = zksim({"explore", "--recipe", "lock", "--client", "any,c"});
+  EXPECT_EQ(any.status, 2);
+  EXPECT_EQ(any.err, "zksim explore --client: 'any' stands alone: each run draws every client's library\n");
+}
+
 TEST(Cli, ListNamesRecipesPropertiesAndFaultClassesOneALine) {
   Ran r = zksim({"list"});
   ASSERT_EQ(r.status, 0);

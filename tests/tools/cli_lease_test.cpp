@@ -65,6 +65,17 @@ TEST(CliLease, BadInputIsOneLineAndExit2) {
   }
 }
 
+TEST(CliLease, AnOutputThatCannotBeWrittenIsRefusedBeforeTheRun) {
+  const std::string dir = ::testing::TempDir();
+  for (const std::string& place : {dir, dir + "/no/such/dir/run.scn"}) {
+    Ran r = zksim({"lease", "--recipe", "redlock", "--save", place});
+    EXPECT_EQ(r.status, 2) << place;
+    EXPECT_TRUE(r.out.empty()) << "ran before refusing: " << r.out.substr(0, 200);
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("zksim lease --save: cannot write " + place + ": "), std::string::npos) << r.err;
+  }
+}
+
 TEST(CliLease, ASavedRunIsShrunkAndReplaysAsItsFileExpects) {
   TempDir dir;
   const std::string file = dir.file("etcd.scn");

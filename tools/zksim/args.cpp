@@ -44,8 +44,9 @@ double Args::seconds(const std::string& name) const {
   const std::string& t = values_.at(name);
   double v = 0;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v) || v <= 0 || v > 1e7) {
-    throw UsageError(fmt::format("{} {}: '{}' is not a number of seconds (more than 0)", command_, name, t));
+  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v) || v <= 0 || v > kMaxSeconds) {
+    throw UsageError(fmt::format("{} {}: '{}' is not a number of seconds from more than 0 to {} ({} days)", command_,
+                                 name, t, kMaxSeconds, static_cast<int>(kMaxSeconds / 86'400)));
   }
   return v;
 }

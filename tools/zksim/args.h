@@ -55,8 +55,11 @@ class Args {
   // A whole number in [lo, hi].
   std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const;
   std::uint64_t unsigned64(const std::string& name, std::uint64_t fallback) const;
-  // A positive number of seconds (decimals allowed).
+  // A positive number of seconds (decimals allowed), at most kMaxSeconds.
   double seconds(const std::string& name) const;
+  // 115 days: longer than any campaign anyone waits for, and still exact
+  // as a count of milliseconds.
+  static constexpr double kMaxSeconds = 10'000'000;
 
   // The arguments as given, for passing most of them on to worker processes.
   std::vector<std::string> raw;

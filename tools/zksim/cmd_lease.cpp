@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fstream>
 
 namespace zksim::cli {
 
@@ -31,18 +30,6 @@ CommandSpec lease_spec() {
                  "Exit status: 0 when the run lost nothing but known losses, 1 otherwise."};
 }
 
-namespace {
-
-// Writes `s` to `path`, or UsageError.
-void save(const std::string& path, const scenarios::LeaseScenario& s) {
-  std::ofstream out(path, std::ios::binary);
-  out << scenarios::write_lease_scenario(s);
-  out.close();
-  if (!out) throw UsageError(fmt::format("zksim lease --save: cannot write {}", path));
-}
-
-}  // namespace
-
 int lease_main(const Args& args) {
   if (!args.has("--recipe")) throw UsageError("zksim lease: --recipe is required");
   const std::string name = args.text("--recipe", "");
@@ -59,6 +46,7 @@ int lease_main(const Args& args) {
                                  fmt::join(lease_fault_configs(), ", ")));
   }
   const int shrink_runs = static_cast<int>(args.integer("--shrink-runs", 2000, 0, 1'000'000));
+  if (args.has("--save")) check_output_file("zksim lease --save", args.text("--save", ""));
   const std::uint64_t seed = args.unsigned64("--seed", 1);
   SeededDecisions d(seed);
   lease::LeaseWorkload w = lease_cell_workload(name, fault);
@@ -88,7 +76,7 @@ int lease_main(const Args& args) {
       s.comments.push_back(fmt::format("shrunk in {} runs to {} decisions: {}", shrunk.runs, s.decisions.size(),
                                        shrunk.violation.message));
     }
-    save(path, s);
+    write_output_file("zksim lease --save", path, scenarios::write_lease_scenario(s));
     std::puts(fmt::format("wrote {} (expect {}); replay: {} replay {}", path,
                           s.expect_violation ? "violation " + *s.expect_violation : std::string("pass"),
                           program_command(), path)

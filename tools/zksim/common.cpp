@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -87,7 +88,10 @@ std::vector<int> parse_fault_classes(const std::string& what, const std::string&
       throw UsageError(fmt::format("{}: unknown fault class '{}' (known: none, {})", what, name,
                                    fmt::join(fault_class_names(), ", ")));
     }
-    if (kind < kFaultClasses && std::find(out.begin(), out.end(), kind) == out.end()) out.push_back(kind);
+    if (std::find(out.begin(), out.end(), kind) != out.end()) {
+      throw UsageError(fmt::format("{}: '{}' given twice ('{}')", what, name, list));
+    }
+    if (kind < kFaultClasses) out.push_back(kind);
   }
   return out;
 }
@@ -111,6 +115,40 @@ void check_output_dir(const std::string& what, const std::string& dir) {
   if (fd < 0) throw UsageError(fmt::format("{}: cannot write in {}: {}", what, existing.string(), std::strerror(errno)));
   close(fd);
   unlink(probe.c_str());
+}
+
+void check_output_file(const std::string& what, const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) throw UsageError(fmt::format("{}: empty path (give a file)", what));
+  auto refuse = [&](const std::string& why) {
+    throw UsageError(fmt::format("{}: cannot write {}: {}", what, path, why));
+  };
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) refuse("it is a directory");
+  const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec)) refuse(fmt::format("no directory {}", parent.string()));
+  if (fs::exists(path, ec)) {
+    // Opened for writing without truncating: the file stays as it is.
+    const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) refuse(std::strerror(errno));
+    close(fd);
+    return;
+  }
+  std::string probe = (parent / ".zksim-write-check-XXXXXX").string();
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) refuse(std::strerror(errno));
+  close(fd);
+  unlink(probe.c_str());
+}
+
+void write_output_file(const std::string& what, const std::string& path, const std::string& text) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw UsageError(fmt::format("{}: cannot write {}: {}", what, path, std::strerror(errno)));
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const int write_errno = errno;
+  if (std::fclose(f) != 0 || !written) {
+    throw UsageError(fmt::format("{}: cannot write {}: {}", what, path, std::strerror(written ? errno : write_errno)));
+  }
 }
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }

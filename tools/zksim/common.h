@@ -43,6 +43,15 @@ scenarios::ClientChoice parse_clients(const std::string& what, const std::string
 // UsageError "<what>: ...", e.g. "zksim explore --out: not a directory: X".
 void check_output_dir(const std::string& what, const std::string& dir);
 
+// Checks, before a command does its work, that it will be able to write
+// the file `path`: not empty, not a directory, in an existing directory
+// where this user can make (or replace) it. Throws UsageError "<what>:
+// cannot write X: <reason>". Nothing is left behind.
+void check_output_file(const std::string& what, const std::string& path);
+// Writes `text` to `path` (made or replaced); throws UsageError "<what>:
+// cannot write X: <reason>" naming the system's reason.
+void write_output_file(const std::string& what, const std::string& path, const std::string& text);
+
 // The terminal progress line goes to stderr only when it is a terminal.
 bool stderr_is_terminal();
 
