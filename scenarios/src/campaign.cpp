@@ -1,5 +1,7 @@
 #include "zksim/scenarios/campaign.h"
 
+#include "run_pool.h"
+#include "run_record.h"
 #include "zksim/decision.h"
 #include "zksim/scenarios/shrink.h"
 
@@ -8,6 +10,9 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <cstring>
+#include <deque>
+#include <set>
 #include <filesystem>
 #include <fstream>
 
@@ -21,32 +26,186 @@ std::size_t CampaignResult::probes_reached() const {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using detail::RunRecord;
 
-// Run `index`, from `decisions`: folds its violations and probes into `out`.
-void run_one(const Campaign& c, std::int64_t index, DecisionSource& decisions, CampaignResult& out) {
-  const std::uint64_t seed = c.seed + static_cast<std::uint64_t>(index);
-  RecordingDecisions recording(decisions);
+// A run of one of the campaigns: its index, and for dfs the schedule's
+// forced decisions (the search itself stays with the parent).
+struct Ask {
+  std::uint32_t campaign = 0;
+  std::int64_t index = 0;
+  std::vector<std::uint32_t> prefix;
+};
+
+std::string encode_ask(const Ask& a) {
+  std::string out(sizeof a.campaign + sizeof a.index, '\0');
+  std::memcpy(out.data(), &a.campaign, sizeof a.campaign);
+  std::memcpy(out.data() + sizeof a.campaign, &a.index, sizeof a.index);
+  out.append(reinterpret_cast<const char*>(a.prefix.data()), a.prefix.size() * sizeof(std::uint32_t));
+  return out;
+}
+
+Ask decode_ask(std::string_view in) {
+  Ask a;
+  std::memcpy(&a.campaign, in.data(), sizeof a.campaign);
+  std::memcpy(&a.index, in.data() + sizeof a.campaign, sizeof a.index);
+  const std::size_t head = sizeof a.campaign + sizeof a.index;
+  a.prefix.resize((in.size() - head) / sizeof(std::uint32_t));
+  std::memcpy(a.prefix.data(), in.data() + head, a.prefix.size() * sizeof(std::uint32_t));
+  return a;
+}
+
+// Makes run `a` of `c` and keeps what a campaign keeps of it. A dfs run
+// also keeps its trail, and, when it violated something, its decisions.
+RunRecord make_run(const Campaign& c, const Ask& a, std::vector<std::uint32_t>* dfs_decisions) {
+  RunRecord out;
+  std::unique_ptr<DecisionSource> source;
+  DfsSchedules* dfs = nullptr;
+  if (c.strategy == Strategy::Dfs) {
+    auto schedules = std::make_unique<DfsSchedules>(c.depth, c.config.nemesis);
+    schedules->search().force(a.prefix);
+    dfs = schedules.get();
+    source = std::move(schedules);
+  } else {
+    source = seeded_decisions(c.strategy, c.seed + static_cast<std::uint64_t>(a.index), static_cast<int>(c.depth));
+  }
+  RecordingDecisions recording(*source);
   RunResult r = run(c.workload, recording, {}, c.config, KeepTrace::No);
+  std::set<std::string> seen;  // violations are in time order: the first of each stays
+  for (Violation& v : r.violations) {
+    if (seen.insert(v.property).second) out.violations.push_back(std::move(v));
+  }
+  for (const auto& [name, count] : r.probes) {
+    if (count) out.probes[name] = count;
+  }
+  out.wakeups = r.wakeups;
+  out.wakeups_without_progress = r.wakeups_without_progress;
+  out.decisions = static_cast<std::int64_t>(recording.recorded().size());
+  out.completed_ops = r.completed_ops;
+  out.struck = r.struck;
+  if (dfs) {
+    for (const DfsDecisions::Step& step : dfs->search().trail()) out.trail.emplace_back(step.choice, step.n);
+    if (!out.violations.empty() && dfs_decisions) *dfs_decisions = recording.recorded();
+  }
+  return out;
+}
+
+// Folds run `index` of `c` into `out`. Runs may come in any order: the
+// lowest index that violated a property is its finding.
+void fold(const Campaign& c, std::int64_t index, const RunRecord& r, std::vector<std::uint32_t> dfs_decisions,
+          CampaignResult& out) {
   ++out.runs;
   for (const auto& [name, count] : r.probes) out.probes[name] += count;
   out.wakeups += r.wakeups;
   out.wakeups_without_progress += r.wakeups_without_progress;
+  out.completed_ops += r.completed_ops;
+  for (int k = 0; k < kFaultClasses; ++k) out.struck[static_cast<std::size_t>(k)] += r.struck[static_cast<std::size_t>(k)];
   if (r.violations.empty()) return;
   ++out.violating_runs;
-  std::map<std::string, const Violation*> first;  // violations are in time order
-  for (const Violation& v : r.violations) first.emplace(v.property, &v);
-  for (const auto& [property, v] : first) {
-    Finding& f = out.findings[property];
+  for (const Violation& v : r.violations) {
+    Finding& f = out.findings[v.property];
     ++f.runs;
-    if (f.run >= 0) continue;  // runs go in index order: the earlier one stays
-    f.property = property;
+    if (f.run >= 0 && f.run < index) continue;
+    f.property = v.property;
     f.run = index;
-    f.seed = seed;
-    f.violation = *v;
-    f.decisions = static_cast<std::int64_t>(recording.recorded().size());
-    if (c.strategy == Strategy::Dfs) f.schedule = recording.recorded();
+    f.seed = c.strategy == Strategy::Dfs ? static_cast<std::uint64_t>(index) : c.seed + static_cast<std::uint64_t>(index);
+    f.violation = v;
+    f.decisions = r.decisions;
+    if (c.strategy == Strategy::Dfs) f.schedule = dfs_decisions;
   }
 }
+
+// Answers in a child: the record, and for a dfs run that violated
+// something its decisions after it.
+std::string answer(const std::vector<Campaign>& campaigns, std::string_view bytes) {
+  const Ask a = decode_ask(bytes);
+  std::vector<std::uint32_t> decisions;
+  std::string out = detail::encode(make_run(campaigns[a.campaign], a, &decisions));
+  const auto n = static_cast<std::uint32_t>(decisions.size());
+  out.append(reinterpret_cast<const char*>(decisions.data()), n * sizeof(std::uint32_t));
+  out.append(reinterpret_cast<const char*>(&n), sizeof n);
+  return out;
+}
+
+std::pair<RunRecord, std::vector<std::uint32_t>> read_answer(std::string_view bytes) {
+  std::uint32_t n = 0;
+  std::memcpy(&n, bytes.data() + bytes.size() - sizeof n, sizeof n);
+  const std::size_t list = n * sizeof(std::uint32_t);
+  std::vector<std::uint32_t> decisions(n);
+  std::memcpy(decisions.data(), bytes.data() + bytes.size() - sizeof n - list, list);
+  return {detail::decode(bytes.substr(0, bytes.size() - sizeof n - list)), std::move(decisions)};
+}
+
+// The crash of run `index` as a finding of "crashed".
+RunRecord crash_record(const std::string& how, std::int64_t decisions) {
+  RunRecord r;
+  r.violations.push_back(Violation{name(Property::Crashed), fmt::format("the run crashed: {}", how), {}, 0});
+  r.decisions = decisions;
+  return r;
+}
+
+// Makes the asks `submit` is given, in a pool of children or, with no
+// jobs, in this process at once.
+class Runs {
+ public:
+  Runs(const std::vector<Campaign>& campaigns, int jobs, int window)
+      : campaigns_(campaigns) {
+    if (jobs > 0) {
+      pool_.emplace(jobs, [&campaigns](std::string_view bytes) { return answer(campaigns, bytes); }, detail::Limits{},
+                    window);
+    }
+  }
+  void submit(const Ask& a) {
+    const std::uint64_t id = next_id_++;
+    asks_.emplace(id, a);
+    if (pool_) {
+      pool_->submit(id, encode_ask(a));
+    } else {
+      done_.push_back({id, answer(campaigns_, encode_ask(a)), {}});
+    }
+  }
+  std::size_t pending() const { return pool_ ? pool_->pending() : done_.size(); }
+  // The next answer: its ask, its record and a dfs violation's decisions.
+  struct Done {
+    Ask ask;
+    RunRecord record;
+    std::vector<std::uint32_t> decisions;
+    bool crashed = false;
+    std::uint64_t recycled_growth = 0;  // its child was replaced after it, having grown this much
+  };
+  Done next() {
+    detail::RunPool::Answer a;
+    if (pool_) {
+      try {
+        a = pool_->next();
+      } catch (const detail::ExternalDeath& e) {
+        const Ask& ask = asks_.at(e.id);
+        throw RunnerKilled(ask.campaign, ask.index, e.what());
+      }
+    } else {
+      a = std::move(done_.front());
+      done_.pop_front();
+    }
+    Done d;
+    d.recycled_growth = a.recycled_growth;
+    d.ask = std::move(asks_.at(a.id));
+    asks_.erase(a.id);
+    if (a.crash) {
+      d.record = crash_record(*a.crash, 0);
+      d.crashed = true;
+      if (campaigns_[d.ask.campaign].strategy == Strategy::Dfs) d.decisions = d.ask.prefix;
+    } else {
+      std::tie(d.record, d.decisions) = read_answer(a.bytes);
+    }
+    return d;
+  }
+
+ private:
+  const std::vector<Campaign>& campaigns_;
+  std::optional<detail::RunPool> pool_;
+  std::deque<detail::RunPool::Answer> done_;
+  std::map<std::uint64_t, Ask> asks_;
+  std::uint64_t next_id_ = 0;
+};
 
 // `c`'s workload and world replaying `decisions`, expecting `property`.
 Scenario scenario_with(const Campaign& c, std::vector<std::uint32_t> decisions, const std::string& property) {
@@ -76,36 +235,76 @@ std::string how_found(const Campaign& c, const Finding& f) {
 
 }  // namespace
 
-CampaignResult explore(const Campaign& c, const Shard& shard, std::optional<double> seconds,
-                       const Progress& progress) {
-  CampaignResult out;
+RunnerKilled::RunnerKilled(std::size_t campaign_index, std::int64_t run_index, std::string how)
+    : std::runtime_error(fmt::format("a child process making runs was killed ({}) in run {}, which does not kill "
+                                     "one that makes it again: something outside killed it",
+                                     how, run_index)),
+      campaign(campaign_index),
+      run(run_index),
+      death(std::move(how)) {}
+
+std::vector<CampaignResult> explore(const std::vector<Campaign>& campaigns, const ExploreOptions& o) {
+  std::vector<CampaignResult> out(campaigns.size());
   const Clock::time_point start = Clock::now();
   Clock::time_point last_report = start;
-  const auto budget = std::chrono::duration<double>(seconds.value_or(0));
-  std::optional<DfsSchedules> dfs;
-  if (c.strategy == Strategy::Dfs) {
-    dfs.emplace(c.depth, c.config.nemesis);
-    out.exhausted = false;
-  }
-  for (std::int64_t i = shard.index; c.runs == 0 || i < c.runs; i += shard.count) {
-    if (seconds && Clock::now() - start >= budget) break;
-    if (dfs) {
-      run_one(c, i, *dfs, out);
-      if (!dfs->advance()) {
-        out.exhausted = true;
-        break;
-      }
-    } else {
-      const auto seeded = seeded_decisions(c.strategy, c.seed + static_cast<std::uint64_t>(i), static_cast<int>(c.depth));
-      run_one(c, i, *seeded, out);
+  const auto budget = std::chrono::duration<double>(o.seconds.value_or(0));
+  auto out_of_time = [&] { return o.seconds && Clock::now() - start >= budget; };
+  constexpr int kWindow = 16;
+  Runs runs(campaigns, o.jobs, kWindow);
+  // Folds the next answer in; returns what a dfs search needs of it.
+  auto take = [&](std::size_t current) {
+    Runs::Done d = runs.next();
+    const Campaign& c = campaigns[d.ask.campaign];
+    CampaignResult& result = out[d.ask.campaign];
+    fold(c, d.ask.index, d.record, std::move(d.decisions), result);
+    if (d.recycled_growth) {
+      ++result.recycled;
+      result.largest_growth = std::max(result.largest_growth, d.recycled_growth);
     }
-    if (progress && Clock::now() - last_report >= std::chrono::milliseconds(200)) {
+    if (o.progress && Clock::now() - last_report >= std::chrono::milliseconds(200)) {
       last_report = Clock::now();
-      progress(out);
+      o.progress(current, out);
+    }
+    return d;
+  };
+  const std::size_t in_flight = static_cast<std::size_t>(std::max(o.jobs, 1) * kWindow);
+  for (std::size_t k = 0; k < campaigns.size(); ++k) {
+    const Campaign& c = campaigns[k];
+    if (c.strategy == Strategy::Dfs) {
+      while (runs.pending() > 0) take(k);
+      // One schedule at a time: the next follows from the trail of the last.
+      DfsDecisions search(c.depth);
+      out[k].exhausted = false;
+      for (std::int64_t i = 0; (c.runs == 0 || i < c.runs) && !out_of_time(); ++i) {
+        runs.submit(Ask{static_cast<std::uint32_t>(k), i, search.current()});
+        const Runs::Done d = take(k);
+        if (d.crashed) break;
+        std::vector<DfsDecisions::Step> trail;
+        for (const auto& [choice, n] : d.record.trail) trail.push_back(DfsDecisions::Step{choice, n});
+        search.took(std::move(trail));
+        if (!search.advance()) {
+          out[k].exhausted = true;
+          break;
+        }
+      }
+      continue;
+    }
+    for (std::int64_t i = o.shard.index; c.runs == 0 || i < c.runs; i += o.shard.count) {
+      if (out_of_time()) break;
+      runs.submit(Ask{static_cast<std::uint32_t>(k), i, {}});
+      while (runs.pending() >= in_flight) take(k);
     }
   }
-  if (progress) progress(out);
+  while (runs.pending() > 0) take(campaigns.size() - 1);
+  if (o.progress && !campaigns.empty()) o.progress(campaigns.size() - 1, out);
   return out;
+}
+
+CampaignResult explore(const Campaign& c, const Shard& shard, std::optional<double> seconds,
+                       const Progress& progress, int jobs) {
+  ExploreOptions o{.shard = shard, .seconds = seconds, .jobs = jobs};
+  if (progress) o.progress = [&](std::size_t, const std::vector<CampaignResult>& now) { progress(now[0]); };
+  return std::move(explore(std::vector<Campaign>{c}, o)[0]);
 }
 
 void merge_into(CampaignResult& a, const CampaignResult& b) {
@@ -115,6 +314,10 @@ void merge_into(CampaignResult& a, const CampaignResult& b) {
   for (const auto& [name, count] : b.probes) a.probes[name] += count;
   a.wakeups += b.wakeups;
   a.wakeups_without_progress += b.wakeups_without_progress;
+  a.recycled += b.recycled;
+  a.completed_ops += b.completed_ops;
+  for (int k = 0; k < kFaultClasses; ++k) a.struck[static_cast<std::size_t>(k)] += b.struck[static_cast<std::size_t>(k)];
+  a.largest_growth = std::max(a.largest_growth, b.largest_growth);
   for (const auto& [property, fb] : b.findings) {
     auto [it, fresh] = a.findings.emplace(property, fb);
     if (fresh) continue;
@@ -127,10 +330,18 @@ void merge_into(CampaignResult& a, const CampaignResult& b) {
 
 Scenario scenario_of(const Campaign& c, std::uint64_t seed, const std::string& property) {
   assert(c.strategy != Strategy::Dfs);
-  const auto seeded = seeded_decisions(c.strategy, seed, static_cast<int>(c.depth));
-  RecordingDecisions recording(*seeded);
-  run(c.workload, recording, {}, c.config, KeepTrace::No);
-  return scenario_with(c, recording.recorded(), property);
+  // Recorded in a child, onto a tape the parent keeps: a run that crashes
+  // leaves the decisions that lead to the crash.
+  detail::DecisionTape tape;
+  detail::run_isolated(
+      [&](std::string_view) {
+        const auto seeded = seeded_decisions(c.strategy, seed, static_cast<int>(c.depth));
+        detail::DecisionTape::Recorder recorder(*seeded, tape);
+        run(c.workload, recorder, {}, c.config, KeepTrace::No);
+        return std::string();
+      },
+      {});
+  return scenario_with(c, tape.recorded(), property);
 }
 
 std::optional<Scenario> shrink(const Campaign& c, Finding& f, int max_runs, std::string* why) {

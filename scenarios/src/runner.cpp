@@ -211,10 +211,12 @@ std::vector<std::string> properties_of(const std::string& recipe) {
   std::vector<std::string> out = f->properties(*r);
   // Every run: the world keeps ZooKeeper's ordering guarantees (a recipe
   // cannot break them; a simulator that did would judge recipes on a
-  // ZooKeeper that does not exist), and it ends within its budget.
+  // ZooKeeper that does not exist), it ends within its budget, and the
+  // recipe does not take the process down with it.
   out.push_back(name(Property::SequentialConsistency));
   out.push_back(name(Property::WatchOrder));
   out.push_back(name(Property::Runaway));
+  out.push_back(name(Property::Crashed));
   return out;
 }
 
@@ -465,6 +467,9 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   out.wakeups = woken.wakeups;
   out.wakeups_without_progress = woken.without_progress;
   out.probes = count_probes(world.trace().events(), s.history);
+  for (int k = 0; k < kFaultClasses; ++k) out.struck[static_cast<std::size_t>(k)] = world.struck(k);
+  out.completed_ops = static_cast<int>(std::count_if(s.history.ops().begin(), s.history.ops().end(),
+                                                     [](const Op& o) { return o.outcome == Outcome::Ok; }));
   out.history = std::move(s.history);
   out.completed_rounds = s.completed_rounds;
   out.trace_hash = world.trace().hash();

@@ -1,6 +1,8 @@
 #include "zksim/scenarios/scenario.h"
 
 #include "directive_line.h"
+#include "run_pool.h"
+#include "run_record.h"
 #include "zksim/scenarios/plugin.h"
 #include "zksim/trace.h"
 
@@ -8,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -374,6 +377,22 @@ std::string write_scenario(const Scenario& s) {
   return out + detail::replay_lines(s.seed, s.decisions, s.expect_violation);
 }
 
+namespace {
+
+// The verdict of `r`'s violations against what `s` expects.
+void judge(const Scenario& s, ScenarioRun& r) {
+  const auto& v = r.result.violations;
+  r.verdict = v.empty() ? "pass" : "violation " + v.front().property;
+  if (!s.expect_violation) {
+    r.as_expected = v.empty();
+  } else {
+    r.as_expected = std::any_of(v.begin(), v.end(), [&](const Violation& x) { return x.property == *s.expect_violation; });
+    if (r.as_expected) r.verdict = "violation " + *s.expect_violation;
+  }
+}
+
+}  // namespace
+
 ScenarioRun run_scenario(const Scenario& s, KeepTrace keep) {
   ScenarioRun r;
   if (s.seed && s.decisions.empty()) {
@@ -383,14 +402,31 @@ ScenarioRun run_scenario(const Scenario& s, KeepTrace keep) {
     ListDecisions d(s.decisions);  // empty: every decision is 0
     r.result = run(s.workload, d, s.faults, s.config, keep);
   }
-  const auto& v = r.result.violations;
-  r.verdict = v.empty() ? "pass" : "violation " + v.front().property;
-  if (!s.expect_violation) {
-    r.as_expected = v.empty();
+  judge(s, r);
+  return r;
+}
+
+ScenarioRun run_scenario_isolated(const Scenario& s) {
+  const detail::RunPool::Answer a = detail::run_isolated(
+      [&](std::string_view) {
+        RunResult result = run_scenario(s, KeepTrace::No).result;
+        detail::RunRecord record;
+        record.violations = std::move(result.violations);
+        std::string out = detail::encode(record);
+        out.append(reinterpret_cast<const char*>(&result.trace_hash), sizeof result.trace_hash);
+        return out;
+      },
+      {});
+  ScenarioRun r;
+  if (a.crash) {
+    r.result.violations.push_back(Violation{name(Property::Crashed), fmt::format("the run crashed: {}", *a.crash), {}, 0});
   } else {
-    r.as_expected = std::any_of(v.begin(), v.end(), [&](const Violation& x) { return x.property == *s.expect_violation; });
-    if (r.as_expected) r.verdict = "violation " + *s.expect_violation;
+    std::memcpy(&r.result.trace_hash, a.bytes.data() + a.bytes.size() - sizeof r.result.trace_hash,
+                sizeof r.result.trace_hash);
+    r.result.violations =
+        detail::decode(std::string_view(a.bytes).substr(0, a.bytes.size() - sizeof r.result.trace_hash)).violations;
   }
+  judge(s, r);
   return r;
 }
 

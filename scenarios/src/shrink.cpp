@@ -1,6 +1,14 @@
 #include "zksim/scenarios/shrink.h"
 
+#include "run_pool.h"
+#include "run_record.h"
+#include "zksim/scenarios/campaign.h"
+#include "zksim/scenarios/property.h"
+
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 namespace zksim::scenarios {
@@ -137,20 +145,44 @@ ShrunkList shrink_list(DecisionList start, const std::function<bool(const Decisi
 
 Shrunk shrink_scenario(Scenario s, const std::string& property, int max_runs) {
   s.seed.reset();
-  auto violation_in = [&](const DecisionList& l) -> std::optional<Violation> {
-    Scenario c = s;
-    c.decisions = l;
-    ScenarioRun r = run_scenario(c, KeepTrace::No);
-    for (const Violation& v : r.result.violations) {
-      if (v.property == property) return v;
-    }
-    return std::nullopt;
-  };
   Shrunk out;
   if (max_runs <= 0) {
     out.scenario = std::move(s);
     return out;
   }
+  // Each list runs in a child process: one may crash the recipe (and for
+  // "crashed" that is the violation kept). The answer: the violation's
+  // message, time and clients, or nothing.
+  const auto in_child = [&](std::string_view bytes) {
+    Scenario c = s;
+    c.decisions.resize(bytes.size() / sizeof(std::uint32_t));
+    std::memcpy(c.decisions.data(), bytes.data(), bytes.size());
+    detail::RunRecord record;
+    for (Violation& v : run_scenario(c, KeepTrace::No).result.violations) {
+      if (v.property == property) {
+        record.violations.push_back(std::move(v));
+        break;
+      }
+    }
+    return detail::encode(record);
+  };
+  detail::RunPool pool(1, in_child, {}, 1);
+  auto violation_in = [&](const DecisionList& l) -> std::optional<Violation> {
+    pool.submit(0, std::string(reinterpret_cast<const char*>(l.data()), l.size() * sizeof(std::uint32_t)));
+    detail::RunPool::Answer a;
+    try {
+      a = pool.next();
+    } catch (const detail::ExternalDeath& e) {
+      throw RunnerKilled(0, -1, e.what());
+    }
+    if (a.crash) {
+      if (property != name(Property::Crashed)) return std::nullopt;
+      return Violation{property, fmt::format("the run crashed: {}", *a.crash), {}, 0};
+    }
+    detail::RunRecord r = detail::decode(a.bytes);
+    if (r.violations.empty()) return std::nullopt;
+    return std::move(r.violations.front());
+  };
   // The violation of the last list that failed: shrink_list keeps that list,
   // so the result needs no run of its own.
   std::optional<Violation> last = violation_in(s.decisions);

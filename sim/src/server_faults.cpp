@@ -151,6 +151,7 @@ void World::Impl::strike_ensemble(TimedFault fault) {
         if (!ensemble.is_leader(s) && ensemble.up(s)) followers.push_back(s);
       }
       if (followers.empty()) return;
+      ++struck[static_cast<std::size_t>(fault)];
       const int f = followers[decisions.pick(static_cast<std::uint32_t>(followers.size()))];
       lag_burst(f, now + drawn_outage_ms());
       return;
@@ -161,11 +162,13 @@ void World::Impl::strike_ensemble(TimedFault fault) {
         if (ensemble.can_crash(s)) crashable.push_back(s);
       }
       if (crashable.empty()) return;
+      ++struck[static_cast<std::size_t>(fault)];
       crash_with_restart(crashable[decisions.pick(static_cast<std::uint32_t>(crashable.size()))], "server-crash");
       return;
     }
     case TimedFault::LeaderCrash: {
       if (leader_crash_armed || !ensemble.can_crash(ensemble.leader_index())) return;
+      ++struck[static_cast<std::size_t>(fault)];
       // The next write the leader takes is the one in flight; without one
       // by the window's end, the leader crashes with none.
       leader_crash_armed = true;
@@ -182,12 +185,14 @@ void World::Impl::strike_ensemble(TimedFault fault) {
         if (ensemble.can_cut(s, now)) cuttable.push_back(s);
       }
       if (cuttable.empty()) return;
+      ++struck[static_cast<std::size_t>(fault)];
       const int f = cuttable[decisions.pick(static_cast<std::uint32_t>(cuttable.size()))];
       partition_server(f, drawn_outage_ms());
       return;
     }
     case TimedFault::SessionMoved: {
       if (session_move_armed) return;
+      ++struck[static_cast<std::size_t>(fault)];
       session_move_armed = true;
       call_at(now + timed_window_ms(), [this] {
         if (!session_move_armed) return;

@@ -267,6 +267,7 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(Handle& h, const UpMsg
   }
   // One decision per request; 0 (and every low value) means no fault.
   if (const std::optional<FaultKind> k = cfg.nemesis.strike(decisions.pick(kNemesisChoices))) {
+    ++struck[static_cast<std::size_t>(*k)];
     if (++storm.struck == kNemesisStorm) storm = Handle::Storm{.calm = kNemesisStorm};
     return Strike{*k, true};
   }
@@ -335,6 +336,7 @@ void World::Impl::strike_timed(TimedFault fault) {
     case TimedFault::AnyTime: {
       Handle& h = *handles[decisions.pick(n)];
       if (!h.alive()) return;
+      ++struck[static_cast<std::size_t>(fault)];
       // The mildest first: decision 0 drops the connection.
       constexpr FaultKind kinds[] = {FaultKind::DropBeforeApply, FaultKind::ExpireSession, FaultKind::Pause,
                                      FaultKind::Crash};
@@ -345,10 +347,14 @@ void World::Impl::strike_timed(TimedFault fault) {
       // Decision 0: every client; otherwise each client is in with a decision.
       const bool everyone = decisions.pick(2) == 0;
       const TimeMs until = now + drawn_outage_ms();
+      bool hit = false;
       for (auto& hp : handles) {
         if (!everyone && decisions.pick(2) == 0) continue;
-        if (hp->alive()) cut_off(*hp, until, "blip");
+        if (!hp->alive()) continue;
+        cut_off(*hp, until, "blip");
+        hit = true;
       }
+      if (hit) ++struck[static_cast<std::size_t>(fault)];
       return;
     }
     case TimedFault::LagBurst:
@@ -361,6 +367,7 @@ void World::Impl::strike_timed(TimedFault fault) {
     case TimedFault::Burst: {
       Handle* h = handles[decisions.pick(n)].get();
       if (!h->alive()) return;
+      ++struck[static_cast<std::size_t>(fault)];
       // Two or three drops, each a few ms after the last: the first breaks
       // the connection, a later one the reconnection or the retry after it.
       const int drops = 2 + static_cast<int>(decisions.pick(2));
@@ -503,6 +510,9 @@ bool World::run_until_done(TimeMs limit, std::uint64_t until_steps) {
 std::uint64_t World::steps() const { return impl_->steps; }
 void World::set_step_limit(std::uint64_t limit) { impl_->step_limit = limit; }
 bool World::step_limit_reached() const { return impl_->stopped(); }
+int World::struck(int fault_class) const {
+  return fault_class >= 0 && fault_class < kFaultClasses ? impl_->struck[static_cast<std::size_t>(fault_class)] : 0;
+}
 
 TimeMs World::now() const { return impl_->now; }
 Server& World::server() { return impl_->leader(); }

@@ -11,6 +11,7 @@
 #include "zksim/world.h"
 
 #include <coroutine>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -353,6 +354,7 @@ struct World::Impl {
   };
   std::optional<Strike> fault_for(Handle& h, const UpMsg& msg);
   void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms);
+  std::array<int, kFaultClasses> struck{};     // see World::struck()
   // The time-triggered nemesis: a window each timed_window_ms(), the first
   // opening first_window_ms after it starts, in which a timed class may
   // strike at a drawn instant; stops once no timed rate is set

@@ -116,7 +116,7 @@ CheckOptions counter_options() {
 TEST(CustomFamily, ACustomRecipesOwnPropertiesAndTheHarnesssAreChecked) {
   EXPECT_EQ(properties_of("user/cas-counter"),
             (std::vector<std::string>{"counter-no-lost-update", "liveness", "no-leaks", "sequential-consistency",
-                                      "watch-order", "runaway"}));
+                                      "watch-order", "runaway", "crashed"}));
   const auto& all = property_names();
   EXPECT_NE(std::find(all.begin(), all.end(), "counter-no-lost-update"), all.end());
 }

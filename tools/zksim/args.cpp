@@ -115,7 +115,7 @@ std::string help_text(const CommandSpec& spec) {
   width = std::max<std::size_t>(width, 10);
   out += "\nOptions:\n";
   for (const OptionSpec& o : spec.options) {
-    if (!o.hidden) out += fmt::format("  {:<{}}  {}\n", label(o), width, o.help);
+    out += fmt::format("  {:<{}}  {}\n", label(o), width, o.help);
   }
   out += fmt::format("  {:<{}}  {}\n", "-h, --help", width, "print this help and exit");
   if (!spec.details.empty()) out += fmt::format("\n{}{}", spec.details, spec.details.ends_with('\n') ? "" : "\n");

@@ -30,7 +30,6 @@ struct OptionSpec {
   std::string name;   // "--runs"
   std::string value;  // "N"; empty: a flag without a value
   std::string help;
-  bool hidden = false;  // internal (worker processes): left out of --help
 };
 
 struct CommandSpec {

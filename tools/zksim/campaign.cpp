@@ -6,6 +6,21 @@
 
 namespace zksim::cli {
 
+std::vector<CampaignResult> explore_or_stop(const std::string& command, const std::vector<Campaign>& campaigns,
+                                            const scenarios::ExploreOptions& o) {
+  try {
+    return explore(campaigns, o);
+  } catch (const scenarios::RunnerKilled& e) {
+    const Campaign& c = campaigns[e.campaign];
+    const std::string run = c.strategy == scenarios::Strategy::Dfs
+                                ? fmt::format("schedule {}", e.run)
+                                : fmt::format("run {} (seed {})", e.run, c.seed + static_cast<std::uint64_t>(e.run));
+    throw KilledError(fmt::format("{}: a child process making runs was killed ({}) in {} of {} (shard {}); the run "
+                                  "does not kill a new one, so something outside killed it: stopped",
+                                  command, e.death, run, c.workload.recipe, o.shard.text()));
+  }
+}
+
 void shrink_and_write(const Campaign& c, Finding& f, const std::string& path, int max_runs) {
   if (std::string why = scenarios::shrink_finding(c, f, path, max_runs); !why.empty()) {
     throw UsageError("zksim: " + why);

@@ -13,6 +13,7 @@ namespace zksim::cli {
 using scenarios::Campaign;
 using scenarios::CampaignResult;
 using scenarios::explore;
+using scenarios::ExploreOptions;
 using scenarios::fault_label;
 using scenarios::file_stem;
 using scenarios::Finding;
@@ -28,6 +29,19 @@ inline constexpr std::int64_t kMaxDfsDepth = 64;
 inline constexpr int kMaxDfsClients = 3;
 // pct's bug depth d: d - 1 priority changes within a run's first choices.
 inline constexpr std::int64_t kMaxPctDepth = 64;
+
+// A child process making runs was killed from outside (RunnerKilled): the
+// command stops at once, with exit status kKilledStatus.
+class KilledError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+inline constexpr int kKilledStatus = 3;
+
+// scenarios::explore, a RunnerKilled thrown as a KilledError naming
+// `command`, the campaign, the run and `shard`.
+std::vector<CampaignResult> explore_or_stop(const std::string& command, const std::vector<Campaign>& campaigns,
+                                            const scenarios::ExploreOptions& o);
 
 // scenarios::shrink_finding, its failure thrown as a UsageError.
 void shrink_and_write(const Campaign& c, Finding& f, const std::string& path, int max_runs);

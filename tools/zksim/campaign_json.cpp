@@ -66,6 +66,34 @@ json result_json(const CampaignResult& r) {
            {"wakeups_without_progress", r.wakeups_without_progress},
            {"violations", findings}};
   if (r.exhausted) out["exhausted"] = *r.exhausted;
+  if (r.recycled) out["memory"] = json{{"recycled", r.recycled}, {"largest_growth_bytes", r.largest_growth}};
+  out["completed_operations"] = r.completed_ops;
+  json struck = json::object();
+  for (int k = 0; k < kFaultClasses; ++k) {
+    if (r.struck[static_cast<std::size_t>(k)]) struck[std::string(fault_class_name(k))] = r.struck[static_cast<std::size_t>(k)];
+  }
+  out["struck"] = struck;
+  return out;
+}
+
+std::vector<std::string> campaign_warnings(const json& campaign, const CampaignResult& r) {
+  std::vector<std::string> out;
+  if (r.runs == 0) return out;
+  if (r.completed_ops == 0) {
+    out.push_back(fmt::format("no call completed in {} runs: every acquire, take or wait failed or timed out, so "
+                              "the properties were judged on runs where nothing happened",
+                              r.runs));
+  }
+  const json nemesis = campaign.value("nemesis_per_mille", json::object());
+  for (const auto& [name, rate] : nemesis.items()) {
+    for (int k = 0; k < kFaultClasses; ++k) {
+      if (fault_class_name(k) != name || r.struck[static_cast<std::size_t>(k)]) continue;
+      out.push_back(fmt::format("fault class {} never struck in {} runs{}", name, r.runs,
+                                is_ensemble_class(k) && campaign.value("servers", 1) < 2
+                                    ? " (it strikes the servers of an ensemble; this one has one)"
+                                    : ""));
+    }
+  }
   return out;
 }
 
@@ -120,6 +148,22 @@ CampaignResult result_from_json(const json& j, const std::string& where) {
   if (j.contains("exhausted")) r.exhausted = field<bool>(j, "exhausted", where);
   r.wakeups = whole(j, "wakeups", 0, INT64_MAX, where);
   r.wakeups_without_progress = whole(j, "wakeups_without_progress", 0, r.wakeups, where);
+  if (j.contains("memory")) {
+    const json memory = field<json>(j, "memory", where);
+    r.recycled = static_cast<int>(whole(memory, "recycled", 1, INT32_MAX, where));
+    r.largest_growth = static_cast<std::uint64_t>(whole(memory, "largest_growth_bytes", 0, INT64_MAX, where));
+  }
+  if (j.contains("completed_operations")) r.completed_ops = whole(j, "completed_operations", 0, INT64_MAX, where);
+  if (j.contains("struck")) {
+    const json struck = field<json>(j, "struck", where);
+    if (!struck.is_object()) throw UsageError(fmt::format("{}: 'struck' is not an object", where));
+    for (const auto& [name, count] : struck.items()) {
+      int k = 0;
+      while (k < kFaultClasses && fault_class_name(k) != name) ++k;
+      if (k == kFaultClasses) throw UsageError(fmt::format("{}: 'struck' names an unknown fault class '{}'", where, name));
+      r.struck[static_cast<std::size_t>(k)] = whole_value(count, fmt::format("struck '{}'", name), 0, INT64_MAX, where);
+    }
+  }
   const json probes = field<json>(j, "probes", where);
   if (!probes.is_object()) throw UsageError(fmt::format("{}: 'probes' is not an object", where));
   for (const auto& [name, count] : probes.items()) {
@@ -194,12 +238,5 @@ void check_campaign_json(const json& c, const std::string& where) {
   whole(c, "runs_limit", 0, INT64_MAX, where);
 }
 
-json progress_json(const CampaignResult& r) {
-  json names = json::array();
-  for (const auto& [name, count] : r.probes) {
-    if (count) names.push_back(name);
-  }
-  return json{{"runs", r.runs}, {"violating_runs", r.violating_runs}, {"probes", names}};
-}
 
 }  // namespace zksim::cli

@@ -1,6 +1,6 @@
 // Campaigns and their results as JSON: the --json output of explore and
-// matrix, what worker processes send their parent, and what `zksim merge`
-// reads back. Reading checks every field and throws UsageError.
+// matrix, and what `zksim merge` reads back. Reading checks every field and
+// throws UsageError.
 #pragma once
 
 #include "campaign.h"
@@ -13,8 +13,8 @@ namespace zksim::cli {
 nlohmann::json campaign_json(const Campaign& c);
 
 nlohmann::json result_json(const CampaignResult& r);
-// `where` names the input in errors. 'exhausted' (dfs) is optional, a
-// boolean when given. Every number is checked: counts are
+// `where` names the input in errors. 'exhausted' (dfs), 'memory',
+// 'completed_operations' and 'struck' are optional. Every number is checked: counts are
 // whole and not negative, violating runs at most the runs, a finding's runs
 // from 1 to the violating runs, shrunk decisions at most the decisions.
 CampaignResult result_from_json(const nlohmann::json& j, const std::string& where);
@@ -24,7 +24,8 @@ CampaignResult result_from_json(const nlohmann::json& j, const std::string& wher
 // file's bounds (a dfs campaign: its depth within kMaxDfsDepth, seed 0).
 void check_campaign_json(const nlohmann::json& c, const std::string& where);
 
-// Progress as workers report it: runs, violating runs, probe names reached.
-nlohmann::json progress_json(const CampaignResult& r);
+// What a campaign tested less than it says, one line each: no call
+// completed, or a fault class of its nemesis never struck.
+std::vector<std::string> campaign_warnings(const nlohmann::json& campaign, const CampaignResult& r);
 
 }  // namespace zksim::cli

@@ -6,7 +6,6 @@
 #include "common.h"
 #include "progress.h"
 #include "report.h"
-#include "workers.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -56,12 +55,11 @@ CommandSpec explore_spec() {
            {"--runs", "N", fmt::format("runs to make (default 200; dfs: {}, fewer if every schedule ran)", kDefaultDfsRuns)},
            {"--time", "SECONDS", "instead of --runs: run until this much wall-clock time has passed"},
            {"--seed", "S", "run i is seeded with S + i (default 1; not for dfs)"},
-           {"--jobs", "N", "worker processes running seeds in parallel (default 1); same results for any N"},
+           {"--jobs", "N", "child processes making runs in parallel (default 1); same results for any N"},
            {"--shard", "I/N", "only the runs i with i mod N = I, to fan a campaign out; see 'zksim merge'"},
            {"--out", "DIR", "where scenario files go (default: failures)"},
            {"--shrink-runs", "N", "most runs spent shrinking each violation (default 2000; 0: written as found)"},
-           {"--json", "", "print the report as JSON"},
-           {"--worker", "", "", true}},
+           {"--json", "", "print the report as JSON"}},
       .details =
           "Strategies:\n" + strategy_lines() +
           "dfs searches small configurations (at most " + std::to_string(kMaxDfsClients) +
@@ -161,30 +159,14 @@ int explore_main(const Args& args) {
     throw UsageError("zksim explore --strategy dfs: --jobs and --shard do not apply (each schedule of the search follows from the one before)");
   }
 
-  if (args.flag("--worker")) {
-    CampaignResult r = explore(c, shard, seconds, [](const CampaignResult& p) { emit_worker_line("progress", progress_json(p)); });
-    emit_worker_line("result", result_json(r));
-    return 0;
-  }
-
   check_output_dir("zksim explore --out", out_dir);
   ProgressLine line(stderr_is_terminal());
   const std::string what = fmt::format("explore {}", c.workload.recipe);
-  CampaignResult r;
-  if (jobs == 1) {
-    r = explore(c, shard, seconds, [&](const CampaignResult& p) { line.show(what, p.runs, p.probes_reached(), p.violating_runs); });
-  } else {
-    WorkerTotals totals(jobs);
-    std::vector<std::string> worker_args{"explore"};
-    worker_args.insert(worker_args.end(), args.raw.begin(), args.raw.end());
-    auto results = run_workers(worker_args, shard, jobs, [&](int j, const nlohmann::json& p) {
-      totals.update(j, p);
-      line.show(what, totals.runs(), totals.probes_reached(), totals.violating_runs());
-    });
-    for (std::size_t j = 0; j < results.size(); ++j) {
-      merge_into(r, result_from_json(results[j], fmt::format("zksim explore: worker {}", j)));
-    }
-  }
+  ExploreOptions o{.shard = shard, .seconds = seconds, .jobs = jobs};
+  o.progress = [&](std::size_t, const std::vector<CampaignResult>& p) {
+    line.show(what, p[0].runs, p[0].probes_reached(), p[0].violating_runs);
+  };
+  CampaignResult r = explore_or_stop("zksim explore", {c}, o)[0];
   for (auto& [property, f] : r.findings) {
     line.show(fmt::format("shrinking {}", property), r.runs, r.probes_reached(), r.violating_runs);
     shrink_and_write(c, f, fmt::format("{}/{}.{}.{}.scn", out_dir, file_stem(c.workload.recipe), property, finding_label(c, f)),

@@ -6,7 +6,6 @@
 #include "lease_table.h"
 #include "matrix.h"
 #include "progress.h"
-#include "workers.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -29,12 +28,10 @@ CommandSpec matrix_spec() {
            {"--rounds", "N", "rounds per client (default 4)"},
            {"--varied", "", "varied workloads: each client's operation sequence drawn per run (see 'zksim explore --help')"},
            {"--servers", "N", "servers in every campaign's ensemble (default 1; the ensemble's fault classes run on 3 at least; see docs/ensemble.md)"},
-           {"--jobs", "N", "worker processes (default 1); the same matrix for any N"},
+           {"--jobs", "N", "child processes making runs (default 1); the same matrix for any N"},
            {"--out", "DIR", "where the scenario files of violations go (default: failures)"},
            {"--shrink-runs", "N", "most runs spent shrinking each violation (default 500; 0: written as found)"},
-           {"--json", "", "print JSON: {recipes: [{name, flawed, breaks, ok, properties: {...}}], campaigns, ok}"},
-           {"--shard", "I/N", "", true},
-           {"--worker", "", "", true}},
+           {"--json", "", "print JSON: {recipes: [{name, flawed, breaks, ok, properties: {...}}], campaigns, ok}"}},
       .details =
           "Each recipe runs --budget seeded runs under no faults and under each fault class (30\n"
           "faults per 1000 requests); a flawed recipe under the nemesis that exposes it uses the\n"
@@ -107,63 +104,29 @@ MatrixOptions options_from(const Args& a, LeaseTableOptions& lease_options) {
   return o;
 }
 
-// Runs every campaign's share of runs in this process; `progress` gets the
-// totals so far.
-void explore_all(std::vector<MatrixCampaign>& campaigns, const Shard& shard,
-                 const std::function<void(const std::string&, const CampaignResult&)>& progress) {
-  CampaignResult done;
-  for (MatrixCampaign& c : campaigns) {
-    const std::string what = fmt::format("matrix {} / {}", c.recipe, c.fault);
-    c.result = explore(c.campaign, shard, std::nullopt, [&](const CampaignResult& now) {
-      CampaignResult total = done;
-      merge_into(total, now);
-      progress(what, total);
-    });
-    merge_into(done, c.result);
-  }
-}
-
 }  // namespace
 
 int matrix_main(const Args& args) {
   LeaseTableOptions lease_options;
   const MatrixOptions o = options_from(args, lease_options);
-  const Shard shard = args.has("--shard") ? parse_shard("zksim matrix --shard", args.text("--shard", "")) : Shard{};
   const int jobs = static_cast<int>(args.integer("--jobs", 1, 1, 64));
   const int shrink_runs = static_cast<int>(args.integer("--shrink-runs", 500, 0, 1'000'000));
   const std::string out_dir = args.text("--out", "failures");
   std::vector<MatrixCampaign> campaigns = matrix_campaigns(o);
 
-  if (args.flag("--worker")) {
-    explore_all(campaigns, shard, [](const std::string&, const CampaignResult& total) {
-      emit_worker_line("progress", progress_json(total));
-    });
-    nlohmann::json results = nlohmann::json::array();
-    for (const MatrixCampaign& c : campaigns) results.push_back(result_json(c.result));
-    emit_worker_line("result", results);
-    return 0;  // the lease table runs in the parent
-  }
-
   check_output_dir("zksim matrix --out", out_dir);
   ProgressLine line(stderr_is_terminal());
-  if (jobs == 1) {
-    explore_all(campaigns, shard, [&](const std::string& what, const CampaignResult& total) {
-      line.show(what, total.runs, total.probes_reached(), total.violating_runs);
-    });
-  } else {
-    WorkerTotals totals(jobs);
-    std::vector<std::string> worker_args{"matrix"};
-    worker_args.insert(worker_args.end(), args.raw.begin(), args.raw.end());
-    auto results = run_workers(worker_args, shard, jobs, [&](int j, const nlohmann::json& p) {
-      totals.update(j, p);
-      line.show(fmt::format("matrix ({} workers)", jobs), totals.runs(), totals.probes_reached(), totals.violating_runs());
-    });
-    for (std::size_t j = 0; j < results.size(); ++j) {
-      const std::string where = fmt::format("zksim matrix: worker {}", j);
-      if (!results[j].is_array() || results[j].size() != campaigns.size()) throw UsageError(fmt::format("{}: wrong number of campaigns", where));
-      for (std::size_t i = 0; i < campaigns.size(); ++i) merge_into(campaigns[i].result, result_from_json(results[j][i], where));
-    }
-  }
+  std::vector<Campaign> plain;
+  for (const MatrixCampaign& c : campaigns) plain.push_back(c.campaign);
+  ExploreOptions eo{.jobs = jobs};
+  eo.progress = [&](std::size_t k, const std::vector<CampaignResult>& now) {
+    CampaignResult total;
+    for (const CampaignResult& r : now) merge_into(total, r);
+    line.show(fmt::format("matrix {} / {}", campaigns[k].recipe, campaigns[k].fault), total.runs, total.probes_reached(),
+              total.violating_runs);
+  };
+  std::vector<CampaignResult> results = explore_or_stop("zksim matrix", plain, eo);
+  for (std::size_t i = 0; i < campaigns.size(); ++i) campaigns[i].result = std::move(results[i]);
   CampaignResult all;
   for (const MatrixCampaign& c : campaigns) merge_into(all, c.result);
   line.show("matrix: shrinking violations", all.runs, all.probes_reached(), all.violating_runs);

@@ -1,6 +1,7 @@
 // zksim: the command-line program. Dispatches to a subcommand; every
 // mistake in the input is one line on stderr and exit status 2.
 #include "commands.h"
+#include "campaign.h"
 #include "common.h"
 #include "zksim/scenarios/plugin.h"
 
@@ -40,8 +41,7 @@ int dispatch(int argc, char** argv) {
     zksim::cli::CommandSpec spec = c.spec();
     if (spec.name != name) continue;
     // Every command takes a plugin's recipes (zksim/scenarios/plugin.h),
-    // loaded before it runs (and by its worker processes, which get the
-    // same arguments).
+    // loaded before it runs (its child processes, forks of it, have them).
     spec.options.push_back({"--plugin", "FILE", "load the recipes of a plugin (a shared library, zksim/scenarios/plugin.h) first"});
     zksim::cli::Args args = zksim::cli::parse_args(spec, std::vector<std::string>(argv + 2, argv + argc));
     if (args.help) {
@@ -67,6 +67,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
+  } catch (const zksim::cli::KilledError& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s\n", e.what());
+    return zksim::cli::kKilledStatus;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "zksim: error: %s\n", e.what());

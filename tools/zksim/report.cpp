@@ -37,6 +37,7 @@ nlohmann::json explore_document(const nlohmann::json& campaign, const std::vecto
   nlohmann::json names = nlohmann::json::array();
   for (const Shard& s : shards) names.push_back(s.text());
   doc["campaign"] = campaign;
+  doc["warnings"] = campaign_warnings(campaign, r);
   doc["shards"] = names;
   doc["complete"] = coverage(shards).complete;
   return doc;
@@ -68,9 +69,24 @@ std::string explore_text(const nlohmann::json& campaign, const std::vector<Shard
     out += *r.exhausted ? fmt::format("exhausted: all {} schedules within depth {} explored\n", r.runs, campaign.value("depth", 0))
                         : fmt::format("not exhausted after {} runs\n", r.runs);
   }
+  std::string struck;
+  const nlohmann::json nemesis = campaign.value("nemesis_per_mille", nlohmann::json::object());
+  for (const auto& [name, rate] : nemesis.items()) {
+    for (int k = 0; k < kFaultClasses; ++k) {
+      if (fault_class_name(k) == name) struck += fmt::format("{}{} {}", struck.empty() ? "" : ", ", name, r.struck[static_cast<std::size_t>(k)]);
+    }
+  }
+  if (!struck.empty()) out += fmt::format("faults struck: {}\n", struck);
+  out += fmt::format("calls completed: {}\n", r.completed_ops);
+  for (const std::string& w : campaign_warnings(campaign, r)) out += fmt::format("warning: {}\n", w);
   out += fmt::format("probes reached: {}\n", r.probes_reached());
   out += fmt::format("wake-ups without progress: {} of {} (measured, not judged)\n", r.wakeups_without_progress,
                      r.wakeups);
+  if (r.recycled) {
+    out += fmt::format("memory: the recipe's runs grew a child process by {} MB, which was replaced {} time{} "
+                       "(a leak in the recipe, most likely)\n",
+                       r.largest_growth >> 20, r.recycled, r.recycled == 1 ? "" : "s");
+  }
   if (r.findings.empty()) {
     out += fmt::format("no violation in {} runs\n", r.runs);
     return out;

@@ -12,7 +12,7 @@
 #include <cassert>
 #include <coroutine>
 #include <cstddef>
-#include <cstdlib>
+#include <exception>
 #include <memory>
 #include <new>
 #include <optional>
@@ -101,7 +101,10 @@ struct TaskPromiseBase {
   std::suspend_always initial_suspend() const noexcept { return {}; }
   FinalAwaiter final_suspend() const noexcept { return {}; }
   // Recipes report outcomes as values; an exception escaping one is a bug.
-  void unhandled_exception() const noexcept { std::abort(); }
+  // It ends the process through std::terminate while it is still the
+  // current exception, so that a handler can say which it was (a campaign's
+  // child process reports it as the crash).
+  void unhandled_exception() const noexcept { std::terminate(); }
 };
 
 template <class T>

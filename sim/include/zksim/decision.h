@@ -86,11 +86,20 @@ class DfsDecisions final : public DecisionSource {
   std::uint64_t runs() const { return runs_; }
   const std::vector<std::uint32_t>& current() const { return prefix_; }
 
- private:
+  // A decision of a run: its choice out of n.
   struct Step {
     std::uint32_t choice;
     std::uint32_t n;
   };
+  // What this run chose so far.
+  const std::vector<Step>& trail() const { return trail_; }
+  // A search kept in another process than its runs (a child making each
+  // run): the run forced to `prefix` (a current() of the search's), and the
+  // search told what that run chose before it advances.
+  void force(std::vector<std::uint32_t> prefix) { prefix_ = std::move(prefix); }
+  void took(std::vector<Step> trail) { trail_ = std::move(trail); }
+
+ private:
   std::size_t max_depth_;
   std::vector<std::uint32_t> prefix_;  // choices forced for this run
   std::vector<Step> trail_;            // what this run actually picked

@@ -106,6 +106,12 @@ class World {
   void set_step_limit(std::uint64_t limit);
   bool step_limit_reached() const;
 
+  // How often the seeded nemesis struck with fault class `fault_class`
+  // (fault.h): a request it broke, a client or server it hit, a fault it
+  // armed. A strike that found nobody to hit (every client gone, no
+  // follower up) is not one.
+  int struck(int fault_class) const;
+
   // The leader: the ground truth of what is committed.
   Server& server();
   // Server `index` of the ensemble (0 leads until it crashes), with what

@@ -17,10 +17,12 @@
 #include "zksim/scenarios/scenario.h"
 #include "zksim/scenarios/strategy.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -69,7 +71,16 @@ struct CampaignResult {
   // progress (RunResult's), summed over runs: a metric, not a property.
   std::int64_t wakeups = 0;
   std::int64_t wakeups_without_progress = 0;
+  // Calls that ended ok, and how often the nemesis struck with each fault
+  // class (fault.h), summed over runs: a campaign in which nothing
+  // completes, or a class it runs never strikes, tested less than it says.
+  std::int64_t completed_ops = 0;
+  std::array<std::int64_t, kFaultClasses> struck{};
   std::map<std::string, Finding> findings;      // by property
+  // Child processes replaced because their memory grew (a leak in the
+  // recipe, most likely), and the most one grew, in bytes.
+  int recycled = 0;
+  std::uint64_t largest_growth = 0;
   // Probe names reached (a nonzero count).
   std::size_t probes_reached() const;
 };
@@ -77,11 +88,39 @@ struct CampaignResult {
 // Called about every 200 ms of wall time while running, and once at the end.
 using Progress = std::function<void(const CampaignResult&)>;
 
-// Runs the campaign's runs that belong to `shard`, in index order, until its
-// run limit, `seconds` of wall time (if given), or, for dfs, the last
-// schedule. REQUIRES: for dfs, the whole campaign (Shard{}).
+// How a campaign's runs are made.
+struct ExploreOptions {
+  Shard shard;                     // only the runs of this shard
+  std::optional<double> seconds;   // and no more than this much wall time
+  // Child processes making the runs, each a fork of this one: a recipe that
+  // crashes (a signal, an abort, an exception it lets escape) ends its run
+  // with a "crashed" violation, and one that leaks is given a fresh child,
+  // while the campaign goes on. 0: runs in this process, where a crash ends
+  // the process (for a debugger). Results are the same for any number.
+  int jobs = 1;
+  // Called with the campaign being run and every result so far.
+  std::function<void(std::size_t campaign, const std::vector<CampaignResult>&)> progress;
+};
+
+// A child making runs died in one, and the same run made again in a new
+// child did not kill it: something outside killed it (a person, the kernel
+// running out of memory). The campaigns stop there.
+struct RunnerKilled : std::runtime_error {
+  RunnerKilled(std::size_t campaign, std::int64_t run, std::string death);
+  std::size_t campaign;
+  std::int64_t run;
+  std::string death;  // "SIGKILL"
+};
+
+// Runs the runs of every campaign that belong to the shard, campaign after
+// campaign, each in index order, until its run limit, the time budget, or
+// for dfs the last schedule (or the first that crashed: the search cannot
+// go on past a run it cannot see the end of). Throws RunnerKilled.
+// REQUIRES: for dfs, the whole campaign (Shard{}).
+std::vector<CampaignResult> explore(const std::vector<Campaign>& campaigns, const ExploreOptions& o);
+// One campaign, as above.
 CampaignResult explore(const Campaign& c, const Shard& shard, std::optional<double> seconds,
-                       const Progress& progress);
+                       const Progress& progress, int jobs = 1);
 
 // Adds `b` (other runs of the same campaign) into `a`.
 void merge_into(CampaignResult& a, const CampaignResult& b);

@@ -33,7 +33,8 @@ namespace zksim::scenarios {
   X(NoLeaks, "no-leaks", "no node or watch is left behind")                                                       \
   X(SequentialConsistency, "sequential-consistency", "a client's replies never go back to an older state")    \
   X(WatchOrder, "watch-order", "a change's watch event comes before later replies, in the changes' order")      \
-  X(Runaway, "runaway", "the run ends within its budget of steps")
+  X(Runaway, "runaway", "the run ends within its budget of steps")                                                \
+  X(Crashed, "crashed", "the recipe does not crash the process (a signal, an abort, an exception it lets escape)")
 
 enum class Property : int {
 #define ZKSIM_PROPERTY_ENUM(ID, NAME, SUMMARY) ID,

@@ -82,5 +82,9 @@ struct ScenarioRun {
 
 // Runs a scenario with its seed or decision list (`keep` as in run()).
 ScenarioRun run_scenario(const Scenario& s, KeepTrace keep = KeepTrace::Yes);
+// The same run made in a child process (keeping no trace; the result's
+// violations and trace hash set): a recipe that crashes gives a "crashed"
+// violation, the verdict "violation crashed", instead of ending this one.
+ScenarioRun run_scenario_isolated(const Scenario& s);
 
 }  // namespace zksim::scenarios

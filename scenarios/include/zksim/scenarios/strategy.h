@@ -70,6 +70,9 @@ class DfsSchedules final : public DecisionSource {
  public:
   // REQUIRES: depth >= 1.
   DfsSchedules(std::size_t depth, const NemesisRates& rates);
+  // The search itself (advance(), schedule()), for a search kept apart from
+  // its runs (DfsDecisions::force, took).
+  DfsDecisions& search() { return dfs_; }
   std::uint32_t choose(std::uint32_t n) override;
   // Moves to the next schedule; false when every one within the depth was run.
   bool advance() { return dfs_.advance(); }

@@ -12,6 +12,7 @@
 #include "zksim/scenarios/recipe.h"
 #include "zksim/world.h"
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -157,6 +158,9 @@ struct RunResult {
   int wakeups = 0;
   int wakeups_without_progress = 0;
   int completed_rounds = 0;
+  int completed_ops = 0;  // calls that ended ok
+  // How often the nemesis struck with each fault class (World::struck).
+  std::array<int, kFaultClasses> struck{};
   TimeMs end_time = 0;
   std::vector<TraceEvent> trace;     // the world's trace, for replay and pictures
   std::map<std::string, int> probes;  // coverage probe -> times reached in this run
