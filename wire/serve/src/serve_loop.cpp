@@ -13,7 +13,9 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <vector>
 
@@ -124,6 +126,28 @@ bool accept_all(int listener, F&& take) {
   }
 }
 
+// What `envi` reports of this machine and process, by the JVM's property
+// names: the host's name, the kernel's (os.arch as the JVM names x86_64),
+// the user's and the working directory.
+std::map<std::string, std::string> host_environment() {
+  std::map<std::string, std::string> env;
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) env["host.name"] = host;
+  utsname u{};
+  if (::uname(&u) == 0) {
+    env["os.name"] = u.sysname;
+    env["os.arch"] = std::string_view(u.machine) == "x86_64" ? "amd64" : u.machine;
+    env["os.version"] = u.release;
+  }
+  if (const passwd* pw = ::getpwuid(::geteuid())) {
+    env["user.name"] = pw->pw_name;
+    env["user.home"] = pw->pw_dir;
+  }
+  std::vector<char> cwd(4096);
+  if (::getcwd(cwd.data(), cwd.size())) env["user.dir"] = cwd.data();
+  return env;
+}
+
 }  // namespace
 
 std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
@@ -155,6 +179,8 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
   FrontendOptions frontend_options;
   frontend_options.origin = epoch_ms;
   frontend_options.reap_interval_ms = options.container_check_ms;
+  frontend_options.client_port = ports.port;
+  frontend_options.environment = host_environment();
   Frontend frontend(server, frontend_options);
   std::map<ConnectionId, Client> clients;
   std::map<int, Client> controls;  // by fd
