@@ -32,10 +32,11 @@ constexpr int kPollCapMs = 100;
 constexpr std::size_t kMaxUnsent = 4 * 1024 * 1024;
 // A connection being closed gets this long to take its last bytes.
 constexpr TimeMs kCloseLingerMs = 2000;
-// An answered control connection is read on, its bytes dropped, until the
-// client closes its side (closing with unread bytes would send a reset,
-// which may destroy the answer before the client reads it): for as long as
-// bytes keep coming, kCloseLingerMs apart at most, and at most this long.
+// An answered control connection is written to, then read on, its bytes
+// dropped, until the client closes its side (closing with unread bytes
+// would send a reset, which may destroy the answer before the client reads
+// it): for as long as bytes keep going out or coming in, kCloseLingerMs
+// apart at most, and at most this long.
 constexpr TimeMs kMaxDrainMs = 30000;
 // After accept fails for want of file descriptors, the listener rests this
 // long (it stays readable: polling it at once would spin).
@@ -256,15 +257,19 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
   // An answered control connection: sends the answer, then half-closes and
   // drops what the client still sends; false once done (or the peer is gone).
   auto answer_and_drain = [&](Client& c, short got) {
+    bool moved = false;
     if (!c.out.empty() && (got & (POLLOUT | POLLERR | POLLHUP))) {
+      const std::size_t unsent = c.out.size();
       if (!write_to(c)) return false;
+      moved = c.out.size() < unsent;
       if (c.out.empty()) ::shutdown(c.fd.get(), SHUT_WR);
     }
     if (got & (POLLIN | POLLERR | POLLHUP)) {
       const ssize_t n = ::recv(c.fd.get(), buffer.data(), buffer.size(), 0);
       if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return false;
-      if (n > 0) c.close_by = std::min(now_ms() + kCloseLingerMs, c.drain_until);
+      moved |= n > 0;
     }
+    if (moved) c.close_by = std::min(now_ms() + kCloseLingerMs, c.drain_until);
     return true;
   };
 
