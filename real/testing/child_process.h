@@ -19,6 +19,11 @@ int connect_loopback(int port);
 // `timeout_ms`, until the peer closes (empty if nothing, or no connection):
 // a four-letter word, an HTTP/1.0 GET.
 std::string ask_loopback(int port, std::string_view request, int timeout_ms);
+// How long a server may take to start (or rejoin) and answer. A wait for it
+// ends as soon as it answers (about 0.4 s for ZooKeeper here); the bound
+// covers the slowest start of a loaded machine, a JVM's included.
+inline constexpr int kServerStartMs = 60'000;
+
 // `n` distinct ports free on 127.0.0.1 (all bound at once, then released).
 std::vector<int> free_ports(int n);
 // A new directory /tmp/zksim-<name>-XXXXXX, or empty.

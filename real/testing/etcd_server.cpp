@@ -43,7 +43,7 @@ bool EtcdServer::start() {
     error_ = "fork failed";
     return false;
   }
-  const auto end = Clock::now() + std::chrono::seconds(30);
+  const auto end = Clock::now() + std::chrono::milliseconds(kServerStartMs);
   while (Clock::now() < end) {
     if (http_get(client_port_, "/health", 1000).find("\"health\":\"true\"") != std::string::npos) return true;
     int status = 0;
@@ -54,7 +54,7 @@ bool EtcdServer::start() {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  error_ = "etcd did not report healthy within 30 s; see " + dir_ + "/etcd.out";
+  error_ = "etcd did not report healthy within " + std::to_string(kServerStartMs / 1000) + " s; see " + dir_ + "/etcd.out";
   stop();
   return false;
 }

@@ -20,7 +20,7 @@ class EtcdServer {
 
   // Starts the server and waits until GET /health answers "health":"true"
   // (it has elected itself). Returns false (with a message in error()) if
-  // it does not within 30 s.
+  // it does not within kServerStartMs (child_process.h).
   bool start();
   // SIGTERM, then waits until the process and the client port are both gone.
   void stop();

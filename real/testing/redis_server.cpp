@@ -49,7 +49,7 @@ bool RedisServer::launch() {
   pid_ = spawn({"redis-server", "--port", std::to_string(port_), "--bind", "127.0.0.1", "--dir", dir_, "--save", "",
                 "--appendonly", "no", "--daemonize", "no", "--logfile", ""},
                dir_ + "/redis.out");
-  const auto end = Clock::now() + std::chrono::seconds(10);
+  const auto end = Clock::now() + std::chrono::milliseconds(kServerStartMs);
   while (Clock::now() < end) {
     if (pongs(port_)) return true;
     int status = 0;
@@ -60,7 +60,7 @@ bool RedisServer::launch() {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  error_ = "redis-server did not answer PING within 10 s";
+  error_ = "redis-server did not answer PING within " + std::to_string(kServerStartMs / 1000) + " s";
   return false;
 }
 

@@ -18,7 +18,7 @@ class RedisServer {
 
   // Starts the server and waits until it answers PING with PONG (loading
   // dump.rdb first, if the directory has one). False, with error(), if it
-  // did not within 10 s.
+  // did not within kServerStartMs (child_process.h).
   bool start();
   // Stops the process with `sig` (SIGKILL: a crash; nothing is saved either
   // way) and starts it again on the same port and directory.

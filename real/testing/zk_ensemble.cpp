@@ -55,7 +55,7 @@ bool ZkEnsemble::start(int n) {
     if (!restart(i)) return false;
   }
   for (int i = 0; i < n; ++i) {
-    if (!wait_serving(i, 60'000)) return false;
+    if (!wait_serving(i, kServerStartMs)) return false;
   }
   return true;
 }

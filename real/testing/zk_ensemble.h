@@ -13,6 +13,7 @@
 // the follower and the follower drops its clients to rejoin.
 #pragma once
 
+#include "child_process.h"
 #include "tcp_gate.h"
 
 #include <memory>
@@ -30,7 +31,7 @@ class ZkEnsemble {
   ZkEnsemble& operator=(const ZkEnsemble&) = delete;
 
   // Starts `n` servers and waits until each serves as leader or follower.
-  // Returns false (with a message in error()) if they do not within 60 s.
+  // Returns false (with a message in error()) if they do not within kServerStartMs (child_process.h).
   bool start(int n = 3);
   // SIGTERM to every server still running, then removes their directories.
   void stop();
@@ -61,7 +62,7 @@ class ZkEnsemble {
   // goes on in the same file). Does not wait: see wait_serving.
   bool restart(int i);
   // Waits until server i serves as leader or follower; false after `timeout_ms`.
-  bool wait_serving(int i, int timeout_ms = 30'000);
+  bool wait_serving(int i, int timeout_ms = kServerStartMs);
   // Stalls (or releases) every quorum connection server i opened to its
   // peers: as a follower, its link to the leader. See the header comment.
   void stall_link(int i, bool on);

@@ -24,7 +24,7 @@ bool ZkServer::start() {
     error_ = "fork failed";
     return false;
   }
-  const std::string mode = zk::wait_mode(pid_, port_, 60'000, error_);
+  const std::string mode = zk::wait_mode(pid_, port_, kServerStartMs, error_);
   if (mode == "standalone") return true;
   if (!mode.empty()) error_ = "the server answered Mode: " + mode;
   error_ += "; see " + dir_ + "/java.out";

@@ -18,7 +18,7 @@ class ZkServer {
   ZkServer& operator=(const ZkServer&) = delete;
 
   // Starts the server and waits until `srvr` answers "Mode: standalone".
-  // Returns false (with a message in error()) if it does not within 60 s.
+  // Returns false (with a message in error()) if it does not within kServerStartMs (child_process.h).
   bool start();
   // SIGTERM, then waits until the process and the port are both gone.
   void stop();

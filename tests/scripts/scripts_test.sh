@@ -106,6 +106,36 @@ mutants_sh_refuses_unknown_options() {
   [ ! -e "$sandbox/build" ] || fail "mutants.sh built before refusing"
 }
 
+# load_check.sh runs the wall-clock labels again and again and counts each run.
+load_check_sh_counts_each_run() {
+  out="$(ZKSIM_MODEL_WIRE=1 bash "$sandbox/scripts/load_check.sh" --runs 2 --hogs 1 --jobs 1 2>&1)" ||
+    fail "load_check.sh: $out"
+  grep -q "^run 1/2: 1 passed, 0 failed in" <<<"$out" || fail "no count of run 1: $out"
+  grep -q "^run 2/2: 1 passed, 0 failed in" <<<"$out" || fail "no count of run 2: $out"
+  grep -q "^load check: 2 of 2 runs passed beside 1 CPU hogs (ctest -j 1)$" <<<"$out" || fail "no summary: $out"
+  grep -q "^2 passed, 0 failed$" <<<"$out" || fail "no closing line: $out"
+}
+
+# One failed run fails the load check, and names the test.
+load_check_sh_fails_when_a_run_fails() {
+  rc=0
+  out="$(ZKSIM_MODEL_WIRE=1 ZKSIM_MODEL_WIRE_FAILS=1 bash "$sandbox/scripts/load_check.sh" --runs 1 --hogs 0 2>&1)" ||
+    rc=$?
+  [ "$rc" = 1 ] || fail "load_check.sh with a failing test exited $rc: $out"
+  grep -q "model_wire_test (Failed)" <<<"$out" || fail "the failed test not named: $out"
+  grep -q "^load check: 0 of 1 runs passed" <<<"$out" || fail "no summary: $out"
+}
+
+# load_check.sh refuses an option it does not know, as bad usage (2),
+# before it builds or runs anything.
+load_check_sh_refuses_unknown_options() {
+  rc=0
+  out="$(bash "$sandbox/scripts/load_check.sh" --bogus 2>&1)" || rc=$?
+  [ "$rc" = 2 ] || fail "load_check.sh --bogus exited $rc: $out"
+  grep -q "unknown option '--bogus'" <<<"$out" || fail "load_check.sh --bogus said: $out"
+  [ ! -e "$sandbox/build" ] || fail "load_check.sh built before refusing"
+}
+
 # install-deps.sh waits while another apt-get holds apt's locks.
 install_deps_waits_for_apt_locks() {
   stub dpkg-query 'exit 1'   # nothing installed

@@ -49,9 +49,61 @@ TEST(Control, RefusesWhatIsNotHttp) {
 }
 
 TEST(Control, AHeadEndsAtItsBlankLine) {
-  EXPECT_EQ(http_head_size("GET / HTTP/1.1\r\nHost: x\r\n"), 0u);
-  EXPECT_EQ(http_head_size("GET / HTTP/1.1\r\n\r\nbody"), 18u);
-  EXPECT_EQ(http_head_size("GET / HTTP/1.1\n\nbody"), 16u);
+  EXPECT_EQ(scan_http_head("GET / HTTP/1.1\r\nHost: x\r\n").verdict, HeadVerdict::Incomplete);
+  const HeadScan crlf = scan_http_head("GET / HTTP/1.1\r\nHost: x\r\n\r\nbody");
+  EXPECT_EQ(crlf.verdict, HeadVerdict::Complete);
+  EXPECT_EQ(crlf.size, 27u);
+  const HeadScan lf = scan_http_head("GET / HTTP/1.1\n\nbody");
+  EXPECT_EQ(lf.verdict, HeadVerdict::Complete);
+  EXPECT_EQ(lf.size, 16u);
+}
+
+// Every beginning of a request is incomplete, never refused.
+TEST(Control, EveryPrefixOfARequestIsIncomplete) {
+  const std::string request = "POST /commands/drop?session=0x1&when=after HTTP/1.1\r\nHost: 127.0.0.1:2182\r\n"
+                              "User-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n";
+  for (std::size_t n = 0; n < request.size(); ++n) {
+    EXPECT_EQ(scan_http_head(request.substr(0, n)).verdict, HeadVerdict::Incomplete) << request.substr(0, n);
+  }
+  EXPECT_EQ(scan_http_head(request).verdict, HeadVerdict::Complete);
+}
+
+// Refused at the first byte no request could have, not when the
+// connection falls idle.
+TEST(Control, BytesNoRequestBeginsWithAreRefusedAtOnce) {
+  for (const std::string& bytes : {std::string("\x16\x03\x01", 3), std::string(" GET"), std::string("ruok\n"),
+                                  std::string("GET  /"), std::string("GET x"), std::string("GET /a\x01"),
+                                  std::string("GET / HTTP/2"), std::string("GET / HTTP/1.1x"),
+                                  std::string("GET / HTTP/1.1\r\n bad"), std::string("GET / HTTP/1.1\r\nNo colon\r\n"),
+                                  std::string("GET / HTTP/1.1\r\nA: b\x7f"), std::string("GET / HTTP/1.1\r\nA: b\rc"),
+                                  std::string(17, 'A')}) {
+    EXPECT_EQ(scan_http_head(bytes).verdict, HeadVerdict::NotHttp) << bytes;
+  }
+  EXPECT_EQ(http_refusal(HeadVerdict::NotHttp).status, 400);
+}
+
+TEST(Control, ARequestLineOverItsLimitIsUriTooLong) {
+  const std::string line = "GET /commands/connections?x=" + std::string(kMaxRequestLine, 'a');
+  EXPECT_EQ(scan_http_head(line).verdict, HeadVerdict::LineTooLong);
+  EXPECT_EQ(scan_http_head(line + " HTTP/1.1\r\n\r\n").verdict, HeadVerdict::LineTooLong);
+  const std::string longest = "GET /" + std::string(kMaxRequestLine - 16, 'a') + " HTTP/1.1\r\n";
+  ASSERT_EQ(longest.size(), kMaxRequestLine);
+  EXPECT_EQ(scan_http_head(longest + "\r\n").verdict, HeadVerdict::Complete);
+  EXPECT_EQ(http_refusal(HeadVerdict::LineTooLong).status, 414);
+}
+
+TEST(Control, AHeadOverItsLimitIsTooLarge) {
+  const std::string start = "GET / HTTP/1.1\r\nX-Big: ";
+  EXPECT_EQ(scan_http_head(start + std::string(kMaxHttpHead, 'a')).verdict, HeadVerdict::HeadTooLarge);
+  std::string many = "GET / HTTP/1.1\r\n";
+  while (many.size() <= kMaxHttpHead) many += "X-A: b\r\n";
+  EXPECT_EQ(scan_http_head(many).verdict, HeadVerdict::HeadTooLarge);
+  const std::string largest = start + std::string(kMaxHttpHead - start.size() - 4, 'a') + "\r\n\r\n";
+  ASSERT_EQ(largest.size(), kMaxHttpHead);
+  EXPECT_EQ(scan_http_head(largest).verdict, HeadVerdict::Complete);
+  EXPECT_EQ(http_refusal(HeadVerdict::HeadTooLarge).status, 431);
+  EXPECT_EQ(encode_http(http_refusal(HeadVerdict::HeadTooLarge)).substr(0, 47),
+            "HTTP/1.1 431 Request Header Fields Too Large\r\nC");
 }
 
 TEST(Control, AnswersCarryTheirLengthAndClose) {
@@ -164,6 +216,16 @@ TEST(Control, SequenceSetsAParentsCounter) {
             R"({"command":"sequence","error":null,"path":"/q","counter":2147483647})" "\n");
   EXPECT_EQ(f.run("/commands/sequence?path=/q&counter=2147483648").response.status, 400);
   EXPECT_EQ(f.run("/commands/sequence?path=/nope&counter=1").response.status, 404);
+}
+
+// A path ZooKeeper would refuse names nothing that could be found.
+TEST(Control, ASequencePathThatIsNoZooKeeperPathIsABadRequest) {
+  Fixture f;
+  for (const char* path : {"nopath", "/q/", "/a//b", "/a/./b", ""}) {
+    const auto r = f.run(std::string("/commands/sequence?path=") + path + "&counter=1");
+    EXPECT_EQ(r.response.status, 400) << path;
+    EXPECT_EQ(r.response.body, fmt::format(R"({{"command":"sequence","error":"not a ZooKeeper path: {}"}})", path) + "\n");
+  }
 }
 
 TEST(Control, TraceIsJsonByDefault) {

@@ -3,8 +3,8 @@
 // then each word is asked of both and the replies compared, with what
 // cannot be equal blanked (the version's build, latencies, ports, session
 // ids, the clients' xids, times, the server-wide packet counts, which the
-// real server's readiness probes raise) and the real server's connection
-// order (a hash set's) sorted.
+// real server's readiness probes raise; envi's values but the version,
+// conf's data directories) and the real server's hash orders sorted.
 #include "serve_thread.h"
 #include "zk_server.h"
 
@@ -36,10 +36,16 @@ void on_event(zhandle_t*, int type, int state, const char*, void* ctx) {
 
 void noop_watcher(zhandle_t*, int, int, const char*, void*) {}
 
+// A bound on a wait that ends as soon as what it waits for happens (a
+// connection, a reply): one that long means the server is stuck, on any
+// machine.
+constexpr int kReplyWaitMs = 60'000;
+constexpr int kSessionMs = 4000;
+
 zhandle_t* connect(const std::string& hosts, Connected& c) {
-  zhandle_t* zh = zookeeper_init(hosts.c_str(), on_event, 4000, nullptr, &c, 0);
+  zhandle_t* zh = zookeeper_init(hosts.c_str(), on_event, kSessionMs, nullptr, &c, 0);
   std::unique_lock<std::mutex> lock(c.mu);
-  EXPECT_TRUE(c.cv.wait_for(lock, std::chrono::seconds(10), [&] { return c.up; }));
+  EXPECT_TRUE(c.cv.wait_for(lock, std::chrono::milliseconds(kReplyWaitMs), [&] { return c.up; }));
   return zh;
 }
 
@@ -72,6 +78,61 @@ struct Sessions {
   }
 };
 
+// dump without what depends on when each server last heard from each
+// client, nor its hash orders: each expiry queue's count of elements, each
+// bucket line checked for its form ("N expire at <java.util.Date>:") and
+// replaced by the count of elements the buckets hold (the real server
+// keeps emptied buckets a while, and puts sessions heard from a few ms
+// apart in different ones), each section's lines sorted.
+std::string dump_shape(const std::string& text) {
+  static const std::regex sets(R"((Session|Connections) Sets \(\d+\)/\((\d+)\):)");
+  static const std::regex bucket(R"((\d+) expire at [A-Z][a-z]{2} [A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d [A-Z]+ \d{4}:)");
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::size_t i = 0;
+  // The tab-indented lines from lines[i] on.
+  auto indented = [&] {
+    std::vector<std::string> got;
+    while (i < lines.size() && lines[i].starts_with("\t")) got.push_back(lines[i++]);
+    return got;
+  };
+  auto sorted_lines = [](std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    std::string s;
+    for (const std::string& l : v) s += l + "\n";
+    return s;
+  };
+  std::string out;
+  std::smatch m;
+  while (i < lines.size()) {
+    const std::string line = lines[i++];
+    if (std::regex_match(line, m, sets)) {
+      out += m[1].str() + " Sets of " + m[2].str() + "\n";
+      long held = 0;
+      std::vector<std::string> elements;
+      while (i < lines.size() && std::regex_match(lines[i], m, bucket)) {
+        held += std::stol(m[1].str());
+        ++i;
+        for (std::string& e : indented()) elements.push_back(std::move(e));
+      }
+      out += "(buckets hold " + std::to_string(held) + ")\n" + sorted_lines(std::move(elements));
+    } else if (line.starts_with("Sessions with Ephemerals")) {
+      out += line + "\n";
+      std::vector<std::string> owners;
+      while (i < lines.size() && lines[i].starts_with("0x")) {
+        std::string owner = lines[i++] + "\n";
+        owners.push_back(owner + sorted_lines(indented()));
+      }
+      std::sort(owners.begin(), owners.end());
+      for (const std::string& o : owners) out += o;
+    } else {
+      out += line + "\n";
+    }
+  }
+  return out;
+}
+
 // What differs between any two servers, blanked; connection lines sorted.
 std::string blanked(const std::string& word, std::string text) {
   static const std::vector<std::pair<std::regex, std::string>> rules = {
@@ -87,6 +148,20 @@ std::string blanked(const std::string& word, std::string text) {
       {std::regex(R"((est|lresp|llat|minlat|avglat|maxlat)=\d+)"), "$1=T"},
   };
   for (const auto& [re, with] : rules) text = std::regex_replace(text, re, with);
+  if (word == "envi") {
+    // The keys, in order; of the values, the version's (blanked above).
+    static const std::regex value(R"(\n([a-z.]+)=(?!3\.8\.0-V)[^\n]*)");
+    return std::regex_replace(text, value, "\n$1=");
+  }
+  if (word == "conf") {
+    // Where each server keeps its data; the rest must agree.
+    static const std::regex dirs(R"(\n(clientPort|dataDir|dataDirSize|dataLogDir|dataLogSize)=[^\n]*)");
+    return std::regex_replace("\n" + text, dirs, "\n$1=").substr(1);
+  }
+  if (word == "dump") {
+    static const std::regex session(R"(0x[0-9a-f]{6,})");
+    return dump_shape(std::regex_replace(text, session, "0xS"));
+  }
   if (word == "mntr") {
     // Only the keys zksim serve reports (the rest is the metrics provider's).
     std::istringstream in(text);
@@ -131,13 +206,20 @@ TEST(FourLetterOnTheRealServer, RepliesMatchAfterTheSameSessions) {
   ASSERT_NE(ours.port(), 0);
   Sessions on_real(real.hosts());
   Sessions on_ours(ours.hosts());
-  for (const char* word : {"ruok", "isro", "srvr", "stat", "cons", "wchs", "mntr"}) {
-    const std::string theirs = real.four_letter(word);
-    const std::string mine = ask_tcp(ours.port(), word);
+  for (const char* word : {"ruok", "isro", "srvr", "stat", "cons", "wchs", "mntr", "envi", "conf", "dump"}) {
+    // Both close the connection once they answered: the read ends there.
+    const std::string theirs = real.four_letter(word, kReplyWaitMs);
+    const std::string mine = ask_tcp(ours.port(), word, kReplyWaitMs);
     EXPECT_EQ(blanked(word, mine), blanked(word, theirs)) << word << "\n--- zksim serve:\n"
                                                           << mine << "\n--- real:\n"
                                                           << theirs;
   }
+  // What dump's comparison rests on: both sessions, a's ephemeral, their
+  // connections and the asker's.
+  EXPECT_EQ(blanked("dump", ask_tcp(ours.port(), "dump", kReplyWaitMs)),
+            "SessionTracker dump:\nSession Sets of 2\n(buckets hold 2)\n\t0xS\n\t0xS\nephemeral nodes dump:\n"
+            "Sessions with Ephemerals (1):\n0xS:\n\t/e\nConnections dump:\nConnections Sets of 3\n(buckets hold 3)\n"
+            "\tip: /127.0.0.1:P sessionId: 0x0\n\tip: /127.0.0.1:P sessionId: 0xS\n\tip: /127.0.0.1:P sessionId: 0xS\n");
 }
 
 }  // namespace

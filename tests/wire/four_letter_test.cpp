@@ -1,6 +1,6 @@
 // The four-letter words through the Frontend, one test per rule. The texts
 // are Debian's 3.8 server's, measured with
-// 4lw.commands.whitelist=ruok,srvr,stat,mntr,cons,wchs,isro (docs/wire.md);
+// 4lw.commands.whitelist=ruok,srvr,stat,mntr,cons,wchs,isro,conf,envi,dump (docs/wire.md);
 // FourLetterOnTheRealServer (four_letter_real_test.cpp) compares the two
 // servers side by side.
 #include "frames.h"
@@ -94,10 +94,10 @@ TEST(FourLetter, AWordAfterTheHandshakeIsAFrameLength) {
 }
 
 // A word FourLetterCommands knows but the whitelist leaves out: NopCommand.
-TEST(FourLetter, KnownWordsOutsideTheSevenAreNotWhitelisted) {
+TEST(FourLetter, KnownWordsOutsideTheTenAreNotWhitelisted) {
   Server server(config());
   Frontend fe(server);
-  for (std::string_view w : {"wchc", "wchp", "dump", "conf", "envi", "crst", "srst", "gtmk", "stmk", "dirs", "hash"}) {
+  for (std::string_view w : {"wchc", "wchp", "crst", "srst", "gtmk", "stmk", "dirs", "hash"}) {
     const Asked a = ask(fe, w);
     EXPECT_EQ(a.text, std::string(w) + " is not executed because it is not in the whitelist.\n");
     EXPECT_TRUE(a.closed);
@@ -170,6 +170,78 @@ TEST(FourLetter, ConsListsEachConnectionInFull) {
             " /127.0.0.1:34012[1](queued=0,recved=4,sent=4,sid=0x" + sid +
                 ",lop=PING,est=1000,to=4000,lcxid=0x2,lzxid=0x2,lresp=1003,llat=0,minlat=0,avglat=0,maxlat=0)\n"
                 " /127.0.0.1:34076[0](queued=0,recved=1,sent=0)\n\n");
+}
+
+// envi: Environment.list's keys in its order, the version first (kazoo's
+// server_version() reads its digits); what the serve loop gave, and
+// "<NA>" for the rest, as the real server prints a property it lacks.
+TEST(FourLetter, EnviListsTheEnvironmentsKeysInOrder) {
+  Server server(config());
+  Frontend fe(server, FrontendOptions{.environment = {{"host.name", "box"}, {"os.name", "Linux"}, {"user.dir", "/w"}}});
+  EXPECT_EQ(ask(fe, "envi").text,
+            "Environment:\nzookeeper.version=3.8.0-zksim, built on zksim\nhost.name=box\njava.version=<NA>\n"
+            "java.vendor=<NA>\njava.home=<NA>\njava.class.path=<NA>\njava.library.path=<NA>\n"
+            "java.io.tmpdir=<NA>\njava.compiler=<NA>\nos.name=Linux\nos.arch=<NA>\nos.version=<NA>\n"
+            "user.name=<NA>\nuser.home=<NA>\nuser.dir=/w\nos.memory.free=<NA>\nos.memory.max=<NA>\n"
+            "os.memory.total=<NA>\n");
+}
+
+// conf: ZooKeeperServer.dumpConf's keys with the server's own values: the
+// port, the tick and the session bounds it derives (2 and 20 ticks).
+TEST(FourLetter, ConfListsTheServersConfiguration) {
+  Server server(config());
+  Frontend fe(server, FrontendOptions{.client_port = 2181});
+  EXPECT_EQ(ask(fe, "conf").text,
+            "clientPort=2181\nsecureClientPort=-1\ndataDir=\ndataDirSize=0\ndataLogDir=\ndataLogSize=0\n"
+            "tickTime=200\nmaxClientCnxns=0\nminSessionTimeout=400\nmaxSessionTimeout=4000\n"
+            "clientPortListenBacklog=-1\nserverId=0\n");
+}
+
+// dump: sessions in buckets of tickTime by when they expire, the sessions
+// with ephemerals (one whose only ephemeral was deleted stays listed,
+// empty, as in DataTree.ephemerals), and connections in buckets of the
+// sessionless timeout (10 s) by when they would expire.
+TEST(FourLetter, DumpListsSessionsEphemeralsAndConnections) {
+  Server server(config());
+  const TimeMs t0 = 1'795'000'000'000;  // Wed Nov 18 11:06:40 UTC 2026
+  Frontend fe(server, FrontendOptions{.origin = t0});
+  const ConnectionId a = fe.open("127.0.0.1", 34012, t0);
+  const ConnectResponse sa = handshake(fe, a, connect_frame(0, std::string(16, '\0'), 4000), t0);
+  fe.receive(a, request_frame(1, OpCode::Create, CreateRequest{.path = "/e1", .mode = CreateMode::Ephemeral}), t0 + 1);
+  fe.receive(a, request_frame(2, OpCode::Create, CreateRequest{.path = "/p"}), t0 + 2);
+  fe.receive(a, request_frame(3, OpCode::Create, CreateRequest{.path = "/p/e2", .mode = CreateMode::Ephemeral}), t0 + 3);
+  const ConnectionId b = fe.open("127.0.0.1", 34020, t0 + 10);
+  const ConnectResponse sb = handshake(fe, b, connect_frame(0, std::string(16, '\0'), 4000), t0 + 10);
+  fe.receive(b, request_frame(1, OpCode::Create, CreateRequest{.path = "/gone", .mode = CreateMode::Ephemeral}), t0 + 11);
+  fe.receive(b, request_frame(2, OpCode::Delete, DeleteRequest{.path = "/gone"}), t0 + 12);
+  const ConnectionId c = fe.open("127.0.0.1", 34030, t0 + 500);
+  const ConnectResponse sc = handshake(fe, c, connect_frame(0, std::string(16, '\0'), 4000), t0 + 500);
+  auto id = [](const ConnectResponse& r) { return fmt::format("0x{:x}", static_cast<std::uint64_t>(r.session_id)); };
+  // Sessions: a and b last heard at t0 + 3 and t0 + 12, due 4 s later
+  // rounded up to the next 200 ms: t0 + 4200; c at t0 + 4600. Connections:
+  // the same times rounded up to the next 10 s, t0 + 10000; the asker's,
+  // sessionless, t0 + 1000 + 10000 rounded up: t0 + 20000.
+  EXPECT_EQ(ask(fe, "dump", t0 + 1000, 34076).text,
+            "SessionTracker dump:\nSession Sets (2)/(3):\n"
+            "2 expire at Wed Nov 18 11:06:44 UTC 2026:\n\t" + id(sa) + "\n\t" + id(sb) + "\n"
+            "1 expire at Wed Nov 18 11:06:44 UTC 2026:\n\t" + id(sc) + "\n"
+            "ephemeral nodes dump:\nSessions with Ephemerals (2):\n" + id(sa) + ":\n\t/e1\n\t/p/e2\n" + id(sb) + ":\n"
+            "Connections dump:\nConnections Sets (2)/(4):\n"
+            "3 expire at Wed Nov 18 11:06:50 UTC 2026:\n\tip: /127.0.0.1:34012 sessionId: " + id(sa) +
+            "\n\tip: /127.0.0.1:34020 sessionId: " + id(sb) + "\n\tip: /127.0.0.1:34030 sessionId: " + id(sc) + "\n"
+            "1 expire at Wed Nov 18 11:07:00 UTC 2026:\n\tip: /127.0.0.1:34076 sessionId: 0x0\n");
+}
+
+// A session's end takes its entry among the sessions with ephemerals.
+TEST(FourLetter, DumpForgetsAClosedSessionsEphemerals) {
+  Server server(config());
+  Frontend fe(server);
+  const ConnectionId a = fe.open("127.0.0.1", 34012, 0);
+  handshake(fe, a, connect_frame(), 0);
+  fe.receive(a, request_frame(1, OpCode::Create, CreateRequest{.path = "/e", .mode = CreateMode::Ephemeral}), 1);
+  EXPECT_EQ(line_of(ask(fe, "dump", 2, 34076).text, "Sessions with Ephemerals"), "Sessions with Ephemerals (1):");
+  fe.receive(a, request_frame(2, OpCode::CloseSession, CloseSessionRequest{}), 3);
+  EXPECT_EQ(line_of(ask(fe, "dump", 4, 34078).text, "Sessions with Ephemerals"), "Sessions with Ephemerals (0):");
 }
 
 // wchs summarises the data watches only (DataTree.dumpWatchesSummary):

@@ -27,6 +27,12 @@ struct Events {
   std::vector<std::string> seen;  // "type path" of node events
 };
 
+// The clients' session timeout. Whatever a test waits for, the client hears
+// of it within about that long unless it is stuck (its connection gives up
+// after 2/3 of it): the waits allow five, which no load runs out.
+constexpr int kSessionMs = 4000;
+constexpr auto kWait = std::chrono::milliseconds(5 * kSessionMs);
+
 void watcher(zhandle_t*, int type, int state, const char* path, void* ctx) {
   auto* e = static_cast<Events*>(ctx);
   std::lock_guard<std::mutex> lock(e->mu);
@@ -43,14 +49,15 @@ class Served : public ::testing::Test {
     EXPECT_EQ(loop_.error(), "");
   }
   zhandle_t* connect(Events& e) {
-    zhandle_t* zh = zookeeper_init(loop_.hosts().c_str(), watcher, 4000, nullptr, &e, 0);
+    zhandle_t* zh = zookeeper_init(loop_.hosts().c_str(), watcher, kSessionMs, nullptr, &e, 0);
     std::unique_lock<std::mutex> lock(e.mu);
-    EXPECT_TRUE(e.cv.wait_for(lock, std::chrono::seconds(10), [&] { return e.connected; }));
+    EXPECT_TRUE(e.cv.wait_for(lock, kWait, [&] { return e.connected; }));
     return zh;
   }
   // A control command over HTTP: the status line and the body.
   std::pair<std::string, std::string> command(const std::string& target) {
-    const std::string reply = ask_tcp(loop_.control_port(), "GET " + target + " HTTP/1.1\r\nHost: zksim\r\n\r\n");
+    const std::string reply = ask_tcp(loop_.control_port(), "GET " + target + " HTTP/1.1\r\nHost: zksim\r\n\r\n",
+                                      5 * kSessionMs);
     const std::size_t body = reply.find("\r\n\r\n");
     return {reply.substr(0, reply.find("\r\n")), body == std::string::npos ? "" : reply.substr(body + 4)};
   }
@@ -79,7 +86,7 @@ TEST_F(Served, TheCClientCreatesReadsWatchesAndCloses) {
   ASSERT_EQ(zoo_set(zb, "/s", "w", 1, 0), ZOK);
   {
     std::unique_lock<std::mutex> lock(a.mu);
-    EXPECT_TRUE(a.cv.wait_for(lock, std::chrono::seconds(10), [&] { return !a.seen.empty(); }));
+    EXPECT_TRUE(a.cv.wait_for(lock, kWait, [&] { return !a.seen.empty(); }));
     EXPECT_EQ(a.seen, std::vector<std::string>{"3 /s"});  // NodeDataChanged
   }
   zoo_op_t ops[2];
@@ -109,7 +116,7 @@ TEST_F(Served, TheControlInterfaceExpiresASessionTheClientHearsExpired) {
   EXPECT_EQ(status, "HTTP/1.1 200 OK");
   EXPECT_EQ(body, R"({"command":"expire","error":null,"session":")" + session_of(zh) + "\"}\n");
   // Its connection closed, the client reconnects and is told it expired.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
   while (zoo_state(zh) != ZOO_EXPIRED_SESSION_STATE && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -131,7 +138,7 @@ TEST_F(Served, ADropAfterApplyIsAConnectionLossOfAnAppliedRequest) {
   // The client reconnects to the same session; the node is there.
   ::Stat st;
   int rc = ZCONNECTIONLOSS;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
   while (rc == ZCONNECTIONLOSS && std::chrono::steady_clock::now() < deadline) rc = zoo_exists(zh, "/d", 0, &st);
   EXPECT_EQ(rc, ZOK);
   const auto [status, trace] = command("/commands/trace");

@@ -40,8 +40,9 @@ class ServeThread {
 // A blocking TCP connection to 127.0.0.1:port (-1 on failure), close-on-exec.
 int connect_tcp(int port);
 // Sends `bytes` on a fresh connection and reads until the server closes it
-// or `timeout_ms` passes.
-std::string ask_tcp(int port, const std::string& bytes, int timeout_ms = 2000);
+// or `timeout_ms` passes (a bound for a server that is stuck: the read
+// ends when the server closes, as it does after each answer).
+std::string ask_tcp(int port, const std::string& bytes, int timeout_ms = 60'000);
 // Reads from `fd` until EOF or `timeout_ms`; `eof` says which.
 std::string read_until_eof(int fd, int timeout_ms, bool* eof = nullptr);
 

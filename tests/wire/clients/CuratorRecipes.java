@@ -4,9 +4,10 @@
 // history is written for the project's checkers (check_history.cpp, the
 // format of zksim_harness.py).
 //
-//   java CuratorRecipes HOSTS CONTROL_PORT SCENARIO SEED HISTORY.json
+//   java CuratorRecipes HOSTS CONTROL_PORT SCENARIO SEED HISTORY.json SESSION_MS
 //
-// SCENARIO: mutex or leader-latch. Prints the faults struck.
+// SCENARIO: mutex or leader-latch; SESSION_MS the clients' session timeout
+// (zksim_harness.SESSION_S). Prints the faults struck.
 
 import java.io.IOException;
 import java.net.URI;
@@ -97,18 +98,21 @@ public class CuratorRecipes {
     String scenario = args[2];
     Random rng = new Random(Long.parseLong(args[3]));
     Path out = Path.of(args[4]);
+    int sessionMs = Integer.parseInt(args[5]);
     History h = new History();
     int n = 3;
     List<CuratorFramework> clients = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      CuratorFramework c = CuratorFrameworkFactory.newClient(hosts, 2000, 2000, new ExponentialBackoffRetry(50, 29, 200));
+      CuratorFramework c = CuratorFrameworkFactory.newClient(hosts, sessionMs, 2000, new ExponentialBackoffRetry(50, 29, 200));
       final int client = i;
       c.getConnectionStateListenable().addListener((cf, state) -> {
         if (state == ConnectionState.SUSPENDED) h.note(client, "suspended", h.now());
         if (state == ConnectionState.LOST) h.note(client, "lost", h.now());
       });
       c.start();
-      if (!c.blockUntilConnected(10, TimeUnit.SECONDS)) throw new IllegalStateException("client " + i + " did not connect");
+      if (!c.blockUntilConnected(3 * sessionMs, TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException("client " + i + " did not connect");
+      }
       clients.add(c);
     }
     long until = System.currentTimeMillis() + RUN_MS;
@@ -157,7 +161,7 @@ public class CuratorRecipes {
       }));
     }
     for (Thread t : workers) t.start();
-    for (Thread t : workers) t.join(30_000);
+    for (Thread t : workers) t.join(RUN_MS + 3L * sessionMs);
     nemesis.join();
     for (CuratorFramework c : clients) c.close();
     h.write(out, scenario);

@@ -9,8 +9,9 @@ usage: kazoo_recipes.py ZKSIM CHECKER OUTDIR [SCENARIO ...]
 Each scenario runs on a fresh `zksim serve` and says what it expects: pass,
 or the violation a known flaw of the recipe shows. On an unexpected verdict
 the history and the server's trace (as zksim timeline draws it) stay in
-OUTDIR. The seed of the faults is printed; ZKSIM_SEED=N replays it (the
-clients' timing still varies). Exits 77 when kazoo is not installed.
+OUTDIR. Each scenario prints its seed when it starts and with its verdict;
+ZKSIM_SEED=N with that scenario alone replays its faults (the clients'
+timing still varies). Exits 77 when kazoo is not installed.
 """
 
 import logging
@@ -29,11 +30,10 @@ except ImportError as missing:
     sys.exit(77)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from zksim_harness import (CONNECTION_LOSS, NO_NODE, OPERATION_TIMEOUT, SESSION_EXPIRED, History, Nemesis,
-                           Serve, check, error_code, parse_args)
+from zksim_harness import (CONNECTION_LOSS, NO_NODE, OPERATION_TIMEOUT, SESSION_EXPIRED, SESSION_S, TICK_MS, WAIT_S,
+                           History, Nemesis, Serve, check, error_code, parse_args)
 
 RUN_S = 2.5        # how long the clients work in a scenario
-SESSION_S = 2.0    # kazoo's session timeout
 
 
 class Clients:
@@ -47,7 +47,7 @@ class Clients:
                              connection_retry={"max_tries": -1, "delay": 0.05, "max_delay": 0.2},
                              command_retry={"max_tries": -1, "delay": 0.05, "max_delay": 0.2})
             zk.add_listener(self._listener(history, i))
-            zk.start(timeout=10)
+            zk.start(timeout=WAIT_S)
             self.zks.append(zk)
 
     @staticmethod
@@ -81,17 +81,20 @@ def ended(history, op, e, value=""):
         history.info(op, code, value)
 
 
-def run_threads(targets):
+def run_threads(targets, timeout_s=RUN_S + WAIT_S):
+    """Runs each target in a thread until all end or `timeout_s` passed
+    (a thread stuck in a recipe's wait: the history shows it); True if all ended."""
     threads = [threading.Thread(target=t, daemon=True) for t in targets]
     for t in threads:
         t.start()
+    deadline = time.monotonic() + timeout_s
     for t in threads:
-        t.join(timeout=30)
+        t.join(timeout=max(0.0, deadline - time.monotonic()))
     return all(not t.is_alive() for t in threads)
 
 
-# --- scenarios: each returns (recipe, members, final) for the history; final,
-# if not None, reads (left, counter) with a fresh client once faults stopped ---
+# --- scenarios: each returns None, or what reads (left, counter) with a fresh
+# client once faults stopped, for the history ---
 
 def lock(serve, history, clients, until):
     def worker(i):
@@ -117,7 +120,7 @@ def lock(serve, history, clients, until):
                     ended(history, op, e)
         return run
     run_threads([worker(i) for i in range(len(clients.zks))])
-    return "lock", 0, None
+    return None
 
 
 def lock_pause_after_grant(serve, history, clients, until):
@@ -137,7 +140,7 @@ def lock_pause_after_grant(serve, history, clients, until):
         op = history.invoke(1, "acquire")
         lk = zk1.Lock("/lock", "c1")
         try:
-            lk.acquire(timeout=10)
+            lk.acquire(timeout=WAIT_S)
             history.ok(op, lk.node)
             c1_granted.set()
             time.sleep(0.3)
@@ -153,18 +156,18 @@ def lock_pause_after_grant(serve, history, clients, until):
         children = read(path, *args, **kwargs)
         del zk0.get_children  # once
         c1.start()
-        serve.wait_for(lambda: serve.watch_count() == 1)  # c1 waits behind c0
+        serve.wait_for(lambda: serve.watch_count() == 1, "c1 to wait behind c0")
         asked = history.now()
         serve.command("expire", session=hex(zk0.client_id[0]))
         history.note(0, "expired", at=asked)
-        told.wait(10)
-        c1_granted.wait(10)
+        told.wait(WAIT_S)
+        c1_granted.wait(WAIT_S)
         return children
     zk0.get_children = paused_after_read
     op = history.invoke(0, "acquire")
     lk = zk0.Lock("/lock", "c0")
     try:
-        got = lk.acquire(timeout=10)
+        got = lk.acquire(timeout=WAIT_S)
         history.ok(op, lk.node) if got else history.fail(op, OPERATION_TIMEOUT)
         time.sleep(0.1)
         op = history.invoke(0, "release")
@@ -172,8 +175,8 @@ def lock_pause_after_grant(serve, history, clients, until):
         history.ok(op)
     except Exception as e:  # noqa: BLE001
         ended(history, op, e)
-    c1.join(timeout=10)
-    return "lock", 0, None
+    c1.join(timeout=WAIT_S)
+    return None
 
 
 def election(serve, history, clients, until):
@@ -206,7 +209,7 @@ def election(serve, history, clients, until):
         for e in elections:
             e.cancel()
     run_threads([worker(i) for i in range(len(clients.zks))] + [stopper])
-    return "election", 0, None
+    return None
 
 
 def queue_items(path):
@@ -263,7 +266,7 @@ def queue(serve, history, clients, until, producers=2, per_producer=25):
         run_threads([producer(i) for i in range(producers)])
         done.set()
     run_threads([produce_all] + [consumer(i) for i in range(producers, len(clients.zks))])
-    return "queue", 0, queue_items("/queue")
+    return queue_items("/queue")
 
 
 def queue_lost_reply(serve, history, clients, until):
@@ -286,7 +289,7 @@ def queue_lost_reply(serve, history, clients, until):
         history.ok(op, consumer.get().decode())
     except Exception as e:  # noqa: BLE001
         ended(history, op, e)
-    return "queue", 0, queue_items("/queue")
+    return queue_items("/queue")
 
 
 def locking_queue(serve, history, clients, until, producers=2, per_producer=20):
@@ -328,7 +331,7 @@ def locking_queue(serve, history, clients, until, producers=2, per_producer=20):
         run_threads([producer(i) for i in range(producers)])
         done.set()
     run_threads([produce_all] + [consumer(i) for i in range(producers, len(clients.zks))])
-    return "locking-queue", 0, queue_items("/lqueue/entries")
+    return queue_items("/lqueue/entries")
 
 
 def barrier(serve, history, clients, until):
@@ -365,7 +368,7 @@ def barrier(serve, history, clients, until):
             except Exception as e:  # noqa: BLE001
                 ended(history, op, e, path)
         run_threads([waiter(i) for i in range(1, len(clients.zks))] + [lower])
-    return "barrier", 0, None
+    return None
 
 
 def double_barrier(serve, history, clients, until):
@@ -374,6 +377,10 @@ def double_barrier(serve, history, clients, until):
     while time.monotonic() < until:
         path = "/dbarrier/r%d" % rounds
         rounds += 1
+        # Nobody leaves before every member has entered: a member that lags
+        # the others by their hold never enters (double-barrier-slow-member),
+        # and a pause, or a loaded machine, can make any hold too short.
+        entered = threading.Barrier(members)
 
         def member(i):
             def run():
@@ -384,10 +391,12 @@ def double_barrier(serve, history, clients, until):
                     history.ok(op, path)
                 except Exception as e:  # noqa: BLE001
                     ended(history, op, e, path)
+                    entered.abort()
                     return
-                # Longer than a pause: a member that lags the others by
-                # their hold never enters (double-barrier-slow-member).
-                time.sleep(0.5)
+                try:
+                    entered.wait(WAIT_S)
+                except threading.BrokenBarrierError:
+                    pass  # a member did not enter: the history shows which
                 op = history.invoke(i, "leave", path)
                 try:
                     b.leave()
@@ -397,7 +406,7 @@ def double_barrier(serve, history, clients, until):
             return run
         if not run_threads([member(i) for i in range(members)]):
             break
-    return "double-barrier", members, None
+    return None
 
 
 def double_barrier_slow_member(serve, history, clients, until):
@@ -406,7 +415,9 @@ def double_barrier_slow_member(serve, history, clients, until):
     than the others by their hold (here c0, paused after its create) finds
     no "ready", too few nodes, and waits for a "ready" nobody creates; the
     others' leave then waits for its node. Seen by chance with 200 ms
-    pauses and a 50 ms hold (why double-barrier holds 0.5 s)."""
+    pauses and a 50 ms hold (why double-barrier lets nobody leave before
+    all entered). c1 and c2 do the same with each other: neither leaves
+    before both entered, so that c0 alone lags, whatever the machine's load."""
     path = "/dbarrier/slow"
     zk0 = clients.zks[0]
     others_left = threading.Event()
@@ -416,11 +427,12 @@ def double_barrier_slow_member(serve, history, clients, until):
         made = make(node, *args, **kwargs)
         if node.startswith(path + "/"):
             del zk0.create  # once: c0's own node
-            others_left.wait(10)
+            others_left.wait(WAIT_S)
         return made
     zk0.create = paused_after_create
 
     leaving = {1: threading.Event(), 2: threading.Event()}
+    entered = threading.Barrier(2)
 
     def member(i):
         def run():
@@ -431,7 +443,14 @@ def double_barrier_slow_member(serve, history, clients, until):
                 history.ok(op, path)
             except Exception as e:  # noqa: BLE001
                 ended(history, op, e, path)
+                if i in leaving:
+                    entered.abort()
                 return
+            if i in leaving:
+                try:
+                    entered.wait(WAIT_S)
+                except threading.BrokenBarrierError:
+                    pass  # the other did not enter: the history shows it
             op = history.invoke(i, "leave", path)
             if i in leaving:
                 leaving[i].set()
@@ -443,16 +462,20 @@ def double_barrier_slow_member(serve, history, clients, until):
         return run
     slow = threading.Thread(target=member(0), daemon=True)
     slow.start()
-    serve.wait_for(lambda: clients.zks[1].exists(path) and len(clients.zks[1].get_children(path)) == 1)
-    others = [threading.Thread(target=member(i), daemon=True) for i in (1, 2)]
-    for t in others:
-        t.start()
-    # Both entered and are leaving: "ready" is gone, and a node of theirs.
-    serve.wait_for(lambda: all(e.is_set() for e in leaving.values()) and len(clients.zks[1].get_children(path)) < 3
-                   and not clients.zks[1].exists(path + "/ready"))
-    others_left.set()
+    try:
+        serve.wait_for(lambda: clients.zks[1].exists(path) and len(clients.zks[1].get_children(path)) == 1,
+                       "c0's node")
+        others = [threading.Thread(target=member(i), daemon=True) for i in (1, 2)]
+        for t in others:
+            t.start()
+        # Both entered and are leaving: "ready" is gone, and a node of theirs.
+        serve.wait_for(lambda: all(e.is_set() for e in leaving.values())
+                       and len(clients.zks[1].get_children(path)) < 3 and not clients.zks[1].exists(path + "/ready"),
+                       "c1 and c2 to enter and leave")
+    finally:
+        others_left.set()
     slow.join(timeout=1)
-    return "double-barrier", 3, None
+    return None
 
 
 def waiter_loses_its_watch(serve, clients, waiter, watches, wake):
@@ -466,9 +489,9 @@ def waiter_loses_its_watch(serve, clients, waiter, watches, wake):
     runs `wake`, the change it waits for; gives the waiter 1 s more."""
     waiting = threading.Thread(target=waiter, daemon=True)
     waiting.start()
-    serve.wait_for(lambda: serve.watch_count() == watches)
+    serve.wait_for(lambda: serve.watch_count() == watches, "c0's %d watches" % watches)
     serve.command("close", session=hex(clients.zks[0].client_id[0]))
-    serve.wait_for(lambda: clients.zks[0].connected)
+    serve.wait_for(lambda: clients.zks[0].connected, "c0 to reconnect")
     wake()
     waiting.join(timeout=1)
 
@@ -488,7 +511,7 @@ def double_barrier_connection_loss(serve, history, clients, until):
                 ended(history, op, e, path)
         return run
     waiter_loses_its_watch(serve, clients, member(0), 1, lambda: run_threads([member(1), member(2)]))
-    return "double-barrier", 3, None
+    return None
 
 
 def barrier_connection_loss(serve, history, clients, until):
@@ -511,7 +534,7 @@ def barrier_connection_loss(serve, history, clients, until):
         clients.zks[1].Barrier(path).remove()
         history.ok(op, path)
     waiter_loses_its_watch(serve, clients, wait, 1, lower)
-    return "barrier", 0, None
+    return None
 
 
 def locking_queue_connection_loss(serve, history, clients, until):
@@ -529,7 +552,7 @@ def locking_queue_connection_loss(serve, history, clients, until):
         clients.zks[1].LockingQueue("/lqueue").put(b"x")
         history.ok(op, "x")
     waiter_loses_its_watch(serve, clients, take, 2, put)
-    return "locking-queue", 0, queue_items("/lqueue/entries")
+    return queue_items("/lqueue/entries")
 
 
 def counter(serve, history, clients, until):
@@ -546,7 +569,7 @@ def counter(serve, history, clients, until):
                 time.sleep(0.01)
         return run
     run_threads([worker(i) for i in range(len(clients.zks))])
-    return "counter", 0, counter_value
+    return counter_value
 
 
 def counter_lost_reply(serve, history, clients, until):
@@ -566,32 +589,33 @@ def counter_lost_reply(serve, history, clients, until):
         history.ok(op, str(c.post_value))
     except Exception as e:  # noqa: BLE001
         ended(history, op, e)
-    return "counter", 0, counter_value
+    return counter_value
 
 
 ALL_FAULTS = ["expire", "pause", "close", "drop-before", "drop-after"]
 NO_EXPIRY = ["pause", "close", "drop-before", "drop-after"]
-# name: (function, clients, faults, the properties it violates or None)
+# name: (function, clients, faults, the recipe its history is checked as,
+# the properties it violates or None)
 SCENARIOS = {
     # An expiry may strike between the read that grants and the return
     # (lock-pause-after-grant): two holders, by chance.
-    "lock": (lock, 3, NO_EXPIRY, None),
-    "lock-pause-after-grant": (lock_pause_after_grant, 2, [], "mutual-exclusion"),
-    "election": (election, 3, NO_EXPIRY, None),
-    "queue": (queue, 4, ["expire", "pause", "close", "drop-before"], None),
-    "queue-lost-reply": (queue_lost_reply, 2, [], "queue-no-loss,queue-fifo"),
-    "locking-queue": (locking_queue, 4, ALL_FAULTS, None),
-    "barrier": (barrier, 3, ALL_FAULTS, None),
+    "lock": (lock, 3, NO_EXPIRY, "lock", None),
+    "lock-pause-after-grant": (lock_pause_after_grant, 2, [], "lock", "mutual-exclusion"),
+    "election": (election, 3, NO_EXPIRY, "election", None),
+    "queue": (queue, 4, ["expire", "pause", "close", "drop-before"], "queue", None),
+    "queue-lost-reply": (queue_lost_reply, 2, [], "queue", "queue-no-loss,queue-fifo"),
+    "locking-queue": (locking_queue, 4, ALL_FAULTS, "locking-queue", None),
+    "barrier": (barrier, 3, ALL_FAULTS, "barrier", None),
     # Pauses shorter than kazoo's read timeout: a lost connection loses the
     # barrier's watches (double-barrier-connection-loss).
-    "double-barrier": (double_barrier, 3, ["pause"], None),
-    "double-barrier-slow-member": (double_barrier_slow_member, 3, [], "liveness"),
-    "double-barrier-connection-loss": (double_barrier_connection_loss, 3, [], "liveness"),
-    "barrier-connection-loss": (barrier_connection_loss, 2, [], "liveness"),
-    "locking-queue-connection-loss": (locking_queue_connection_loss, 2, [], "liveness"),
+    "double-barrier": (double_barrier, 3, ["pause"], "double-barrier", None),
+    "double-barrier-slow-member": (double_barrier_slow_member, 3, [], "double-barrier", "liveness"),
+    "double-barrier-connection-loss": (double_barrier_connection_loss, 3, [], "double-barrier", "liveness"),
+    "barrier-connection-loss": (barrier_connection_loss, 2, [], "barrier", "liveness"),
+    "locking-queue-connection-loss": (locking_queue_connection_loss, 2, [], "locking-queue", "liveness"),
     # A lost reply to setData counts an increment twice (counter-lost-reply).
-    "counter": (counter, 3, ["expire", "pause", "close", "drop-before"], None),
-    "counter-lost-reply": (counter_lost_reply, 1, [], "counter-no-duplicates"),
+    "counter": (counter, 3, ["expire", "pause", "close", "drop-before"], "counter", None),
+    "counter-lost-reply": (counter_lost_reply, 1, [], "counter", "counter-no-duplicates"),
 }
 
 
@@ -599,7 +623,7 @@ def observe(serve, read):
     """`read` with a client of its own: the workers' clients may have a drop
     still armed, or be between sessions."""
     zk = KazooClient(hosts=serve.hosts, timeout=SESSION_S)
-    zk.start(timeout=10)
+    zk.start(timeout=WAIT_S)
     try:
         return read(zk)
     finally:
@@ -608,20 +632,25 @@ def observe(serve, read):
 
 
 def run_scenario(name, zksim, checker, outdir, seed):
-    fn, n, faults, expect = SCENARIOS[name]
-    serve = Serve(zksim)
+    fn, n, faults, recipe, expect = SCENARIOS[name]
+    print("%s: seed %d" % (name, seed), flush=True)
+    serve = Serve(zksim, tick_ms=TICK_MS)
     try:
         history = History()
         clients = Clients(serve, history, n)
-        # Pauses (200 ms) shorter than the strikes' spacing (250 ms) never add
-        # up to kazoo's read timeout (2/3 of 2 s): a pause alone loses no connection.
+        # A pause (200 ms) holds a ping's reply far less than kazoo waits
+        # for it (SESSION_S), and strikes come 250 ms apart: a pause alone
+        # loses no connection.
         nemesis = Nemesis(serve, history, clients.sessions, random.Random(seed), faults, every_s=0.25,
                           pause_ms=200) if faults else None
         if nemesis:
             nemesis.start()
         until = time.monotonic() + RUN_S
+        gave_up = None
         try:
-            recipe, members, final = fn(serve, history, clients, until)
+            final = fn(serve, history, clients, until)
+        except TimeoutError as e:  # a wait of the scenario's: the history says why
+            gave_up, final = e, None
         finally:
             if nemesis:
                 nemesis.stop()
@@ -629,15 +658,19 @@ def run_scenario(name, zksim, checker, outdir, seed):
         left, count = observe(serve, final) if final else (None, None)
         # Named by the seed: a later run does not overwrite a failure's.
         path = os.path.join(outdir, "kazoo-%s.seed%d.history.json" % (name, seed))
-        history.write(path, recipe, members, left, count)
+        history.write(path, recipe, n if recipe == "double-barrier" else 0, left, count)
         ok, out = check(checker, path, expect)
+        if gave_up:
+            ok, out = False, "gave up: %s\n%s" % (gave_up, out)
         struck = ", ".join("%s c%d" % f for f in nemesis.struck) if nemesis else "none"
-        print("%s: %s (expected %s); faults: %s\n  %s" % (
-            name, "as expected" if ok else "NOT AS EXPECTED", expect or "pass", struck,
+        print("%s: %s (expected %s); seed %d; faults: %s\n  %s" % (
+            name, "as expected" if ok else "NOT AS EXPECTED", expect or "pass", seed, struck,
             out.strip().replace("\n", "\n  ")), flush=True)
         if ok:
             os.remove(path)
         else:
+            print("  rerun: ZKSIM_SEED=%d %s ZKSIM CHECKER OUTDIR %s; history and trace in %s" % (
+                seed, sys.argv[0], name, outdir), flush=True)
             serve.save_trace(os.path.join(outdir, "kazoo-%s.seed%d.trace.html" % (name, seed)))
         return ok
     finally:
@@ -652,7 +685,6 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     logging.basicConfig(level=logging.CRITICAL)  # kazoo logs every connection loss
     seed = int(os.environ.get("ZKSIM_SEED", random.randrange(1 << 31)))
-    print("seed %d" % seed)
     results = [run_scenario(name, zksim, checker, outdir, seed + k) for k, name in enumerate(names)]
     return 0 if all(results) else 1
 

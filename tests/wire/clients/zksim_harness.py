@@ -15,6 +15,19 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+# The clients' session timeout, and the tickTime that lets the server grant
+# it (at most 20 ticks). A loaded machine keeps such a session's connection:
+# kazoo gives a connection up when a ping's reply comes later than its next
+# select, 1/3 of the session less up to 0.4 s of jitter (2.9 s here; with a
+# 2 s session, 0.27 s, of which a 200 ms pause left 70 ms), the Java client
+# after 2/3 of it without a byte.
+SESSION_S = 10.0
+TICK_MS = 500
+# What a scenario's wait gives up after: each waits for a few requests of
+# clients that keep their connections through any stall shorter than a
+# session timeout, so a wait of several is a client stuck, not a slow one.
+WAIT_S = 3 * SESSION_S
+
 # ZooKeeper's error numbers (zksim/error.h) for what a call may end with.
 CONNECTION_LOSS = -4
 OPERATION_TIMEOUT = -7
@@ -66,12 +79,13 @@ class Serve:
         raise RuntimeError("mntr has no zk_watch_count")
 
     @staticmethod
-    def wait_for(condition, timeout_s=10):
-        """Polls `condition` until it holds; raises when `timeout_s` passed first."""
+    def wait_for(condition, what, timeout_s=WAIT_S):
+        """Polls `condition` until it holds; raises TimeoutError, saying
+        `what` it waited for, when `timeout_s` passed first."""
         deadline = time.monotonic() + timeout_s
         while not condition():
             if time.monotonic() > deadline:
-                raise TimeoutError("condition not met in %d s" % timeout_s)
+                raise TimeoutError("waited %g s for %s" % (timeout_s, what))
             time.sleep(0.01)
 
     def save_trace(self, path):

@@ -1,5 +1,7 @@
 #include "zksim/wire/control.h"
 
+#include "zksim/path.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -44,6 +46,7 @@ const char* reason(int status) {
     case 400: return "Bad Request";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
+    case 414: return "URI Too Long";
     case 431: return "Request Header Fields Too Large";
     default: return "Error";
   }
@@ -220,6 +223,7 @@ ControlResult Command::run(const TraceDrawer& draw) {
     if (!path || !n || *n < INT32_MIN || *n > INT32_MAX) {
       return answer(name, 400, "give path=/PARENT and counter=N (a 32-bit number)");
     }
+    if (validate_path(*path) != Error::Ok) return answer(name, 400, "not a ZooKeeper path: " + *path);
     const auto r = frontend.set_sequence(*path, static_cast<std::int32_t>(*n), now);
     if (!r) return answer(name, 404, fmt::format("{}: {}", *path, r.error()));
     return ok(name, fmt::format(R"(,"path":{},"counter":{})", js(*path), *n));
@@ -303,12 +307,104 @@ ControlResult Command::trace(const TraceDrawer& draw) {
 
 }  // namespace
 
-std::size_t http_head_size(std::string_view bytes) {
-  const std::size_t crlf = bytes.find("\r\n\r\n");
-  const std::size_t lf = bytes.find("\n\n");
-  if (crlf == std::string_view::npos && lf == std::string_view::npos) return 0;
-  if (lf == std::string_view::npos || (crlf != std::string_view::npos && crlf < lf)) return crlf + 4;
-  return lf + 2;
+namespace {
+
+// RFC 9110's tchar: what a method and a header name are made of.
+bool token_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+bool visible(char c) { return c > 0x20 && c < 0x7f; }
+// A header value's byte: visible, a space, a tab, or not ASCII (obs-text).
+bool value_char(char c) { return c == ' ' || c == '\t' || visible(c) || static_cast<unsigned char>(c) >= 0x80; }
+
+constexpr std::size_t kMaxMethod = 16;
+constexpr std::string_view kVersion = "HTTP/1.";
+
+// The request line's verdict from its first bytes; `end` is set to the
+// index after its line end once it has one.
+HeadVerdict scan_request_line(std::string_view b, std::size_t& end) {
+  std::size_t i = 0;
+  while (i < b.size() && token_char(b[i])) ++i;
+  if (i > kMaxMethod) return HeadVerdict::NotHttp;
+  if (i == b.size()) return HeadVerdict::Incomplete;
+  if (i == 0 || b[i] != ' ') return HeadVerdict::NotHttp;
+  if (++i == b.size()) return HeadVerdict::Incomplete;
+  if (b[i] != '/') return HeadVerdict::NotHttp;
+  while (i < b.size() && visible(b[i])) ++i;
+  if (i == b.size()) return HeadVerdict::Incomplete;
+  if (b[i] != ' ') return HeadVerdict::NotHttp;
+  ++i;
+  for (std::size_t k = 0; k < kVersion.size(); ++k, ++i) {
+    if (i == b.size()) return HeadVerdict::Incomplete;
+    if (b[i] != kVersion[k]) return HeadVerdict::NotHttp;
+  }
+  if (i == b.size()) return HeadVerdict::Incomplete;
+  if (b[i] < '0' || b[i] > '9') return HeadVerdict::NotHttp;
+  if (++i < b.size() && b[i] == '\r') ++i;
+  if (i == b.size()) return HeadVerdict::Incomplete;
+  if (b[i] != '\n') return HeadVerdict::NotHttp;
+  end = i + 1;
+  return HeadVerdict::Complete;
+}
+
+// A header line's verdict from its first bytes (`line` starts it and runs
+// to the end of what was read); `end` is set after its line end, `blank`
+// when it is the empty line that ends the head.
+HeadVerdict scan_header_line(std::string_view line, std::size_t& end, bool& blank) {
+  std::size_t i = 0;
+  if (i < line.size() && line[i] == '\r') ++i;
+  if (i < line.size() && line[i] == '\n') {
+    end = i + 1;
+    blank = true;
+    return HeadVerdict::Complete;
+  }
+  if (i == line.size()) return HeadVerdict::Incomplete;
+  if (i > 0) return HeadVerdict::NotHttp;  // a CR alone
+  while (i < line.size() && token_char(line[i])) ++i;
+  if (i == line.size()) return HeadVerdict::Incomplete;
+  if (i == 0 || line[i] != ':') return HeadVerdict::NotHttp;
+  ++i;
+  while (i < line.size() && value_char(line[i])) ++i;
+  if (i < line.size() && line[i] == '\r') ++i;
+  if (i == line.size()) return HeadVerdict::Incomplete;
+  if (line[i] != '\n') return HeadVerdict::NotHttp;
+  end = i + 1;
+  return HeadVerdict::Complete;
+}
+
+}  // namespace
+
+HeadScan scan_http_head(std::string_view bytes) {
+  std::size_t at = 0;
+  HeadVerdict v = scan_request_line(bytes, at);
+  if (v == HeadVerdict::NotHttp) return {v};
+  if (v == HeadVerdict::Incomplete ? bytes.size() > kMaxRequestLine : at > kMaxRequestLine) {
+    return {HeadVerdict::LineTooLong};
+  }
+  while (v == HeadVerdict::Complete) {
+    std::size_t end = 0;
+    bool blank = false;
+    v = scan_header_line(bytes.substr(at), end, blank);
+    if (v == HeadVerdict::Complete) at += end;
+    if (at > kMaxHttpHead) return {HeadVerdict::HeadTooLarge};
+    if (v == HeadVerdict::Complete && blank) return {HeadVerdict::Complete, at};
+  }
+  if (v == HeadVerdict::Incomplete && bytes.size() > kMaxHttpHead) return {HeadVerdict::HeadTooLarge};
+  return {v};
+}
+
+HttpResponse http_refusal(HeadVerdict verdict) {
+  const auto refused = [](int status, std::string_view why) {
+    return HttpResponse{status, "application/json", fmt::format(R"({{"command":null,"error":{}}})", js(why)) + "\n"};
+  };
+  switch (verdict) {
+    case HeadVerdict::LineTooLong:
+      return refused(414, fmt::format("the request line is longer than {} bytes", kMaxRequestLine));
+    case HeadVerdict::HeadTooLarge:
+      return refused(431, fmt::format("the request head is larger than {} bytes", kMaxHttpHead));
+    default: return refused(400, "not an HTTP/1.x request");
+  }
 }
 
 std::optional<HttpRequest> parse_http_head(std::string_view head) {

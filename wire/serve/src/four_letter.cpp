@@ -1,15 +1,17 @@
 // The four-letter words, answered as Debian's 3.8 server answers them with
-// `4lw.commands.whitelist=ruok,srvr,stat,mntr,cons,wchs,isro`
+// `4lw.commands.whitelist=ruok,srvr,stat,mntr,cons,wchs,isro,conf,envi,dump`
 // (NIOServerCnxn.checkFourLetterWord, the command/ classes; measured, see
 // docs/wire.md). What the simulated server has no counterpart for is
 // reported as an idle real server reports it: latencies 0 (each request is
-// answered within the call that reads it), no outstanding requests, no TLS.
+// answered within the call that reads it), no outstanding requests, no TLS,
+// no data directory, no JVM.
 #include "frontend_impl.h"
 
 #include <fmt/format.h>
 
 #include <array>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -25,7 +27,13 @@ constexpr std::string_view kVersion = "3.8.0-zksim, built on zksim";
 constexpr std::array<std::string_view, 18> kKnown = {"conf", "cons", "crst", "dirs", "dump", "envi",
                                                      "gtmk", "ruok", "stmk", "srst", "srvr", "stat",
                                                      "wchc", "wchp", "wchs", "mntr", "isro", "hash"};
-constexpr std::array<std::string_view, 7> kServed = {"ruok", "srvr", "stat", "mntr", "cons", "wchs", "isro"};
+constexpr std::array<std::string_view, 10> kServed = {"ruok", "srvr", "stat", "mntr", "cons",
+                                                      "wchs", "isro", "conf", "envi", "dump"};
+// Environment.list's keys after zookeeper.version, in its order.
+constexpr std::array<std::string_view, 17> kEnvironmentKeys = {
+    "host.name",       "java.version",   "java.vendor",    "java.home", "java.class.path", "java.library.path",
+    "java.io.tmpdir",  "java.compiler",  "os.name",        "os.arch",   "os.version",      "user.name",
+    "user.home",       "user.dir",       "os.memory.free", "os.memory.max", "os.memory.total"};
 // FourLetterCommands.telnetCloseCmd: the bytes telnet sends for ^C.
 constexpr std::array<std::uint8_t, 4> kTelnetClose = {0xff, 0xf4, 0xff, 0xfd};
 
@@ -70,6 +78,47 @@ std::int64_t approximate_data_size(const Server& server, const std::string& path
 
 std::string hex(std::int64_t v) { return fmt::format("{:x}", static_cast<std::uint64_t>(v)); }
 
+// java.util.Date.toString of a time in ms since 1970, in UTC (the real
+// server prints its JVM's zone): "Sat Nov 28 01:25:44 UTC 2026".
+std::string java_date(TimeMs ms) {
+  static constexpr std::array<std::string_view, 7> kDays = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                               "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  const std::int64_t seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000;
+  const std::int64_t days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400;
+  const std::int64_t in_day = seconds - days * 86400;
+  // Howard Hinnant's civil_from_days.
+  const std::int64_t z = days + 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const std::int64_t doe = z - era * 146097;
+  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  const std::int64_t day = doy - (153 * mp + 2) / 5 + 1;
+  const std::int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  const std::int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const std::int64_t weekday = ((days % 7) + 11) % 7;  // 1970-01-01 was a Thursday
+  return fmt::format("{} {} {:02} {:02}:{:02}:{:02} UTC {}", kDays[static_cast<std::size_t>(weekday)],
+                     kMonths[static_cast<std::size_t>(month - 1)], day, in_day / 3600, in_day / 60 % 60, in_day % 60,
+                     year);
+}
+
+// ExpiryQueue.roundToNextInterval: the end of the bucket `t` falls in.
+TimeMs next_interval(TimeMs t, TimeMs interval) { return (t / interval + 1) * interval; }
+
+// ExpiryQueue.dump: "Sets (buckets)/(elements):", then each bucket, oldest
+// first, as "N expire at DATE:" and a tab-indented line per element.
+std::string expiry_dump(const std::map<TimeMs, std::vector<std::string>>& buckets) {
+  std::size_t elements = 0;
+  for (const auto& [at, in] : buckets) elements += in.size();
+  std::string s = fmt::format("Sets ({})/({}):\n", buckets.size(), elements);
+  for (const auto& [at, in] : buckets) {
+    s += fmt::format("{} expire at {}:\n", in.size(), java_date(at));
+    for (const std::string& e : in) s += "\t" + e + "\n";
+  }
+  return s;
+}
+
 }  // namespace
 
 std::optional<std::string> Frontend::Impl::four_letter(Connection& asking, ByteView bytes, TimeMs now) {
@@ -87,6 +136,55 @@ std::optional<std::string> Frontend::Impl::four_letter(Connection& asking, ByteV
   }
   if (word == "ruok") return std::string("imok");
   if (word == "isro") return std::string("rw");  // standalone, read-write
+  if (word == "envi") {
+    // EnvCommand: Environment.list().
+    std::string s = fmt::format("Environment:\nzookeeper.version={}\n", kVersion);
+    for (std::string_view key : kEnvironmentKeys) {
+      const auto it = options.environment.find(std::string(key));
+      s += fmt::format("{}={}\n", key, it == options.environment.end() ? "<NA>" : it->second);
+    }
+    return s;
+  }
+  if (word == "conf") {
+    // ZooKeeperServer.dumpConf of a standalone server. The state is in
+    // memory: no data or log directory (empty), of size 0. No limit of
+    // connections per address (0, as maxClientCnxns=0 says); the listener's
+    // backlog is the system's default (-1).
+    const ServerConfig& cfg = server.config();
+    return fmt::format(
+        "clientPort={}\nsecureClientPort=-1\ndataDir=\ndataDirSize=0\ndataLogDir=\ndataLogSize=0\n"
+        "tickTime={}\nmaxClientCnxns=0\nminSessionTimeout={}\nmaxSessionTimeout={}\n"
+        "clientPortListenBacklog=-1\nserverId=0\n",
+        options.client_port, cfg.tick_ms, cfg.min_session_timeout_ms, cfg.max_session_timeout_ms);
+  }
+  if (word == "dump") {
+    // DumpCommand: the session tracker's expiry queue (buckets of
+    // tickTime), DataTree.dumpEphemerals, then NIOServerCnxnFactory's
+    // connection expiry queue (buckets of sessionlessCnxnTimeout; a
+    // connection is due its session's timeout after it was last heard
+    // from, the sessionless timeout before the handshake). Within a
+    // bucket, among the sessions with ephemerals and among a session's
+    // ephemerals the real server's order is a hash table's; here sessions
+    // go by id, paths in byte order, connections in the order they opened.
+    std::map<TimeMs, std::vector<std::string>> sessions_due, connections_due;
+    for (SessionId s : server.sessions()) {
+      if (const auto due = server.deadline(s)) sessions_due[*due].push_back("0x" + hex(s.value));
+    }
+    std::string s = "SessionTracker dump:\nSession " + expiry_dump(sessions_due) + "ephemeral nodes dump:\n";
+    s += fmt::format("Sessions with Ephemerals ({}):\n", had_ephemerals.size());
+    for (SessionId owner : had_ephemerals) {
+      s += fmt::format("0x{}:\n", hex(owner.value));
+      for (const std::string& path : server.ephemerals(owner)) s += "\t" + path + "\n";
+    }
+    const TimeMs interval = options.sessionless_timeout_ms;
+    for (const auto& [id, c] : connections) {
+      if (c.closed) continue;
+      const TimeMs timeout = c.connected ? server.session_timeout_ms(c.session) : interval;
+      connections_due[next_interval(c.last_heard + timeout, interval)].push_back(
+          fmt::format("ip: /{} sessionId: 0x{}", c.address(), hex(c.session.value)));
+    }
+    return s + "Connections dump:\nConnections " + expiry_dump(connections_due);
+  }
 
   std::int64_t alive = 0;
   for (const auto& [id, c] : connections) alive += c.closed ? 0 : 1;

@@ -251,6 +251,7 @@ void Frontend::Impl::close_dead(std::vector<Delivery>& out) {
   }
   for (ConnectionId id : dead) close(id, out);
   std::erase_if(drops, [&](const auto& d) { return !server.session_alive(d.first); });
+  std::erase_if(had_ephemerals, [&](SessionId s) { return !server.session_alive(s); });
 }
 
 // ZooKeeperServer.processConnectRequest: a client that has seen a later
@@ -344,11 +345,13 @@ void Frontend::Impl::execute(ConnectionId id, Connection& c, const RequestFrame&
       std::erase_if(o.notifications, [&](const Notification& n) { return n.session == s; });
       notify(o, out);
       remember_nulls(f, o);
+      note_ephemerals(s, *r, o);
       close(id, out);
       return;
     }
     notify(o, out);
     remember_nulls(f, o);
+    note_ephemerals(s, *r, o);
     answered(c, f.code, f.xid, now);
     record(TraceKind::Response, s, o.zxid.value, static_cast<std::int32_t>(o.error), kind, f.xid, path);
     // A lone check that succeeds gets no reply from the 3.8 server (its
@@ -380,6 +383,7 @@ void Frontend::Impl::execute(ConnectionId id, Connection& c, const RequestFrame&
     connection_of.erase(s);  // the session is gone: nothing to detach
     auth_ids.erase(s);
     drops.erase(s);
+    had_ephemerals.erase(s);
     notify(o, out);
     close(id, out, header_only(f.xid, o.zxid.value, o.error));
   } else if (const auto* a = std::get_if<AuthRequest>(&f.body)) {
@@ -452,6 +456,19 @@ void Frontend::Impl::remember_nulls(const RequestFrame& f, const Outcome& o) {
       const bool null = i < f.ops.size() && f.ops[i].nulls.data;
       if (const auto* c = std::get_if<CreateResponse>(&results->results[i].value)) note(c->path, null);
       if (const auto* s = std::get_if<SetDataRequest>(&m->ops[i])) note(s->path, null);
+    }
+  }
+}
+
+void Frontend::Impl::note_ephemerals(SessionId s, const Request& r, const Outcome& o) {
+  if (o.error != Error::Ok) return;
+  auto ephemeral = [](const CreateRequest& c) {
+    return c.mode == CreateMode::Ephemeral || c.mode == CreateMode::EphemeralSequential;
+  };
+  if (const auto* c = std::get_if<CreateRequest>(&r); c && ephemeral(*c)) had_ephemerals.insert(s);
+  if (const auto* m = std::get_if<MultiRequest>(&r)) {
+    for (const auto& op : m->ops) {
+      if (const auto* c = std::get_if<CreateRequest>(&op); c && ephemeral(*c)) had_ephemerals.insert(s);
     }
   }
 }

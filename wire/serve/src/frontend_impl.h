@@ -81,6 +81,10 @@ struct Frontend::Impl {
   // create and setData of a path sets or clears its entry, so an entry
   // outlives its node only while no node is there to read.
   std::set<std::string> null_data;
+  // The sessions DataTree.ephemerals has an entry for, as `dump` lists
+  // them: each live session that created an ephemeral node; deleting its
+  // nodes leaves the entry (empty), only the session's end removes it.
+  std::set<SessionId> had_ephemerals;
 
   // Drops armed by drop_next, per session, in the order armed.
   struct ArmedDrop {
@@ -129,6 +133,8 @@ struct Frontend::Impl {
   void execute(ConnectionId id, Connection& c, const RequestFrame& f, TimeMs now,
                std::vector<Delivery>& out);
   void remember_nulls(const RequestFrame& f, const Outcome& o);
+  // A create of an ephemeral node (alone or in a multi) that succeeded.
+  void note_ephemerals(SessionId s, const Request& r, const Outcome& o);
 
   // --- faults (faults.cpp) ---
   // The drop armed for this request of the session, if one matches; it is then disarmed.

@@ -13,7 +13,9 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <vector>
 
@@ -21,8 +23,6 @@ namespace zksim::wire {
 namespace {
 
 constexpr int kPollCapMs = 100;
-// A control request's head may be at most this long (431 otherwise).
-constexpr std::size_t kMaxHttpHead = 16 * 1024;
 // A connection with this much unsent is not read until it drains: a client
 // that never reads cannot grow the server without bound. Its pings go
 // unread too, so its session expires, which closes the connection.
@@ -32,6 +32,12 @@ constexpr std::size_t kMaxHttpHead = 16 * 1024;
 constexpr std::size_t kMaxUnsent = 4 * 1024 * 1024;
 // A connection being closed gets this long to take its last bytes.
 constexpr TimeMs kCloseLingerMs = 2000;
+// An answered control connection is written to, then read on, its bytes
+// dropped, until the client closes its side (closing with unread bytes
+// would send a reset, which may destroy the answer before the client reads
+// it): for as long as bytes keep going out or coming in, kCloseLingerMs
+// apart at most, and at most this long.
+constexpr TimeMs kMaxDrainMs = 30000;
 // After accept fails for want of file descriptors, the listener rests this
 // long (it stays readable: polling it at once would spin).
 constexpr TimeMs kAcceptRestMs = 50;
@@ -108,6 +114,7 @@ struct Client {
   bool closing = false;
   TimeMs close_by = 0;  // when closing: closed then, drained or not
   std::string http_in;  // the control interface's: the request head read so far
+  TimeMs drain_until = 0;  // the control interface's: when answered, the end of its draining
 };
 
 // Accepts what is pending on `listener`; false when it ran out of file
@@ -122,6 +129,28 @@ bool accept_all(int listener, F&& take) {
     }
     return errno != EMFILE && errno != ENFILE && errno != ENOBUFS && errno != ENOMEM;
   }
+}
+
+// What `envi` reports of this machine and process, by the JVM's property
+// names: the host's name, the kernel's (os.arch as the JVM names x86_64),
+// the user's and the working directory.
+std::map<std::string, std::string> host_environment() {
+  std::map<std::string, std::string> env;
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) env["host.name"] = host;
+  utsname u{};
+  if (::uname(&u) == 0) {
+    env["os.name"] = u.sysname;
+    env["os.arch"] = std::string_view(u.machine) == "x86_64" ? "amd64" : u.machine;
+    env["os.version"] = u.release;
+  }
+  if (const passwd* pw = ::getpwuid(::geteuid())) {
+    env["user.name"] = pw->pw_name;
+    env["user.home"] = pw->pw_dir;
+  }
+  std::vector<char> cwd(4096);
+  if (::getcwd(cwd.data(), cwd.size())) env["user.dir"] = cwd.data();
+  return env;
 }
 
 }  // namespace
@@ -155,6 +184,8 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
   FrontendOptions frontend_options;
   frontend_options.origin = epoch_ms;
   frontend_options.reap_interval_ms = options.container_check_ms;
+  frontend_options.client_port = ports.port;
+  frontend_options.environment = host_environment();
   Frontend frontend(server, frontend_options);
   std::map<ConnectionId, Client> clients;
   std::map<int, Client> controls;  // by fd
@@ -203,25 +234,43 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
     }
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
   };
-  // A control request, once its head is in.
+  // A control request, answered as soon as its head is in or cannot be one.
   auto control_request = [&](Client& c) {
-    const std::size_t head = http_head_size(c.http_in);
-    HttpResponse response;
-    if (head == 0 && c.http_in.size() <= kMaxHttpHead) return;
-    if (head == 0) {
-      response = HttpResponse{431, "application/json", "{\"command\":null,\"error\":\"request head too long\"}\n"};
-    } else if (auto request = parse_http_head(std::string_view(c.http_in).substr(0, head))) {
+    const HeadScan scan = scan_http_head(c.http_in);
+    if (scan.verdict == HeadVerdict::Incomplete) return;
+    HttpResponse response = http_refusal(HeadVerdict::NotHttp);
+    if (scan.verdict != HeadVerdict::Complete) {
+      response = http_refusal(scan.verdict);
+    } else if (auto request = parse_http_head(std::string_view(c.http_in).substr(0, scan.size))) {
       ControlResult r = control(*request, frontend, now_ms(), options.draw);
       dispatch(std::move(r.deliveries));
       response = std::move(r.response);
-    } else {
-      response = HttpResponse{400, "application/json", "{\"command\":null,\"error\":\"not an HTTP/1.x request\"}\n"};
     }
     const std::string bytes = encode_http(response);
     c.out.assign(bytes.begin(), bytes.end());
     c.closing = true;
-    c.close_by = now_ms() + kCloseLingerMs;
+    c.drain_until = now_ms() + kMaxDrainMs;
+    c.close_by = std::min(now_ms() + kCloseLingerMs, c.drain_until);
     c.http_in.clear();
+    c.http_in.shrink_to_fit();
+  };
+  // An answered control connection: sends the answer, then half-closes and
+  // drops what the client still sends; false once done (or the peer is gone).
+  auto answer_and_drain = [&](Client& c, short got) {
+    bool moved = false;
+    if (!c.out.empty() && (got & (POLLOUT | POLLERR | POLLHUP))) {
+      const std::size_t unsent = c.out.size();
+      if (!write_to(c)) return false;
+      moved = c.out.size() < unsent;
+      if (c.out.empty()) ::shutdown(c.fd.get(), SHUT_WR);
+    }
+    if (got & (POLLIN | POLLERR | POLLHUP)) {
+      const ssize_t n = ::recv(c.fd.get(), buffer.data(), buffer.size(), 0);
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return false;
+      moved |= n > 0;
+    }
+    if (moved) c.close_by = std::min(now_ms() + kCloseLingerMs, c.drain_until);
+    return true;
   };
 
   std::vector<pollfd> fds;
@@ -241,7 +290,7 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
       ids.push_back(id);
     }
     for (const auto& [fd, c] : controls) {
-      fds.push_back(pollfd{fd, static_cast<short>(c.closing ? POLLOUT : POLLIN), 0});
+      fds.push_back(pollfd{fd, static_cast<short>(c.out.empty() ? POLLIN : POLLIN | POLLOUT), 0});
       control_fds.push_back(fd);
     }
     int timeout = accepting ? kPollCapMs : static_cast<int>(kAcceptRestMs);
@@ -290,11 +339,11 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
       if (got == 0 || it == controls.end()) continue;
       Client& c = it->second;
       bool gone = false;
-      if (!c.closing && (got & (POLLIN | POLLHUP | POLLERR))) {
+      if (c.closing) {
+        gone = !answer_and_drain(c, got);
+      } else if (got & (POLLIN | POLLHUP | POLLERR)) {
         gone = !read_from(c, [&](ByteView bytes) { c.http_in.append(bytes.begin(), bytes.end()); });
         if (!gone) control_request(c);
-      } else if (c.closing && (got & (POLLOUT | POLLHUP | POLLERR))) {
-        gone = !write_to(c) || c.out.empty();
       }
       if (gone) controls.erase(it);
     }
@@ -311,7 +360,7 @@ std::string serve(const ServeOptions& options, const std::atomic<bool>& stop,
         Client& c = controls[fd];
         c.fd = std::move(peer.fd);
         // A control connection that never sends its request is dropped in time too.
-        c.close_by = now_ms() + 10 * kCloseLingerMs;
+        c.close_by = now_ms() + options.control_idle_ms;
       });
     }
     if (out_of_fds) accept_rest_until = now_ms() + kAcceptRestMs;

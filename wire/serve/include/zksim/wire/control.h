@@ -38,15 +38,40 @@ struct HttpRequest {
 // including) the blank line. nullopt when it is not an HTTP/1.x request.
 std::optional<HttpRequest> parse_http_head(std::string_view head);
 
-// The size of the head at the front of `bytes` (through its blank line),
-// or 0 while it is incomplete.
-std::size_t http_head_size(std::string_view bytes);
+// What the bytes read so far of a request can be. A verdict other than
+// Incomplete is final: the loop answers it at once (the error ones with
+// http_refusal), so a connection never makes it keep more than the limits
+// below, and garbage is refused at its first byte that no request could
+// have, not when the connection falls idle.
+enum class HeadVerdict {
+  Incomplete,    // a request's beginning: read on
+  Complete,      // the head is the first `size` bytes, through its blank line
+  NotHttp,       // 400: no HTTP/1.x request line, or a header line no request has
+  LineTooLong,   // 414: the request line passes kMaxRequestLine
+  HeadTooLarge,  // 431: the head passes kMaxHttpHead
+};
+struct HeadScan {
+  HeadVerdict verdict = HeadVerdict::Incomplete;
+  std::size_t size = 0;  // when Complete
+};
+// The request line, its line end included, is at most this long; the
+// head, through its blank line, at most kMaxHttpHead.
+inline constexpr std::size_t kMaxRequestLine = 8 * 1024;
+inline constexpr std::size_t kMaxHttpHead = 16 * 1024;
+// Reads the request line as `METHOD SP /target SP HTTP/1.d`, the method
+// a token of at most 16 characters and the target visible ASCII, then
+// header lines `name: value` (a token, a colon, then no control character
+// but tab), each ended by CRLF or LF.
+HeadScan scan_http_head(std::string_view bytes);
 
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
 };
+// The answer to a head refused by scan_http_head (NotHttp, LineTooLong or
+// HeadTooLarge): its status and a JSON error.
+HttpResponse http_refusal(HeadVerdict verdict);
 // The response's bytes, with Content-Length and "Connection: close".
 std::string encode_http(const HttpResponse& response);
 
@@ -64,8 +89,8 @@ struct ControlResult {
 
 // Runs the command `request` names against `frontend` at `now`. Errors are
 // answers: 404 for an unknown command or a target not found, 400 for a bad
-// parameter, 405 for a method other than GET and POST; the body's "error"
-// says what.
+// parameter (a path that is no ZooKeeper path among them), 405 for a method
+// other than GET and POST; the body's "error" says what.
 ControlResult control(const HttpRequest& request, Frontend& frontend, TimeMs now, const TraceDrawer& draw = {});
 
 }  // namespace zksim::wire

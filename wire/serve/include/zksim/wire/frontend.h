@@ -20,6 +20,7 @@
 #include "zksim/wire/jute.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,6 +51,14 @@ struct FrontendOptions {
   TimeMs sessionless_timeout_ms = 10000;
   // The trace keeps the last this many events; older ones are counted.
   std::size_t trace_limit = 100000;
+  // The port clients connect to, as `conf` reports it (clientPort).
+  int client_port = 0;
+  // What `envi` reports of the machine, by Environment.list's keys
+  // ("host.name", "os.name", "os.arch", "os.version", "user.name",
+  // "user.home", "user.dir", ...). A key not given reads "<NA>", as the
+  // real server prints a system property it lacks; the JVM's own keys
+  // (java.*, os.memory.*) have no value here. The serve loop fills it.
+  std::map<std::string, std::string> environment;
 };
 
 // A connection as the control interface lists it.

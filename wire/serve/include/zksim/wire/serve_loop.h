@@ -25,6 +25,9 @@ struct ServeOptions {
   TimeMs container_check_ms = 60000;
   // Draws the trace for the control interface's text and html formats.
   TraceDrawer draw;
+  // A control connection that has not sent a whole request head this long
+  // after it connected is closed without an answer.
+  TimeMs control_idle_ms = 20000;
 };
 
 struct Listening {
