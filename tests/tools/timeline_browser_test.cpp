@@ -338,6 +338,38 @@ TEST(TimelineBrowser, ViolationLabelsDoNotOverlapEachOther) {
   EXPECT_EQ(get(m, "overlaps"), 0);
 }
 
+TEST(TimelineBrowser, AFoldedPageDrawsItsBucketsAndTheViolationsExactly) {
+  REQUIRE_CHROMIUM();
+  auto r = library_run("flawed-forgetful-lock");
+  std::ostringstream page;
+  write_html(page, r.scenario, r.run, HtmlOptions{.max_marks = 100});
+  ASSERT_NE(page.str().find("class=\"folded-note\""), std::string::npos);
+  const int buckets = count(page.str(), "],[") + count(page.str(), "\"buckets\":[[");
+  const auto m = measure(page.str(), std::string(kMeasureJs) + R"js(
+    var note = box(document.querySelector('.folded-note'));
+    var lane = box(document.querySelector('#chart .lane.client'));
+    report({ lanes: document.querySelectorAll('#chart .lane.client').length,
+             servers: document.querySelectorAll('#chart .lane.server').length,
+             znodes: document.querySelectorAll('#chart .lane.znode').length,
+             buckets: document.querySelectorAll('#chart .bucket').length,
+             marks: document.querySelectorAll('#chart .lane .mark:not(.fault)').length,
+             bands: document.querySelectorAll('#chart .band').length,
+             note_first: note.bottom <= lane.top ? 1 : 0, zoomed: zoomed() });
+  )js");
+  EXPECT_EQ(get(m, "lanes"), 4);
+  EXPECT_EQ(get(m, "servers"), 1);
+  EXPECT_EQ(get(m, "znodes"), 0);
+  EXPECT_GE(get(m, "buckets"), 50);
+  EXPECT_EQ(get(m, "buckets"), buckets) << "a cell per bucket with something in it";
+  EXPECT_EQ(get(m, "marks"), 0) << "no mark drawn one by one";
+  int placed = 0;
+  for (const auto& v : r.run.result.violations) placed += !detail::about_whole_run(v);
+  ASSERT_GE(placed, 1);
+  EXPECT_EQ(get(m, "bands"), placed);
+  EXPECT_EQ(get(m, "note_first"), 1);
+  EXPECT_EQ(get(m, "zoomed"), 0) << "a folded page opens on the whole run";
+}
+
 // The checks above can fail: a page whose script throws is caught both by
 // the console and by the lanes it did not draw.
 TEST(TimelineBrowser, AScriptErrorIsCaught) {

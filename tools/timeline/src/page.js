@@ -4,8 +4,10 @@
 // everything out. A large run (many lanes) opens zoomed on its earliest
 // violation (without one: on its start, zoomed so that marks stand apart),
 // with the lanes that show nothing in view folded to a line; "show all"
-// shows the whole run and every lane. Every string goes in as
-// textContent or a title (never as markup).
+// shows the whole run and every lane. A folded page (data.folded: a run
+// with more marks than a page draws one by one) draws each lane's time
+// buckets instead of its spans and marks, and opens on the whole run.
+// Every string goes in as textContent or a title (never as markup).
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('data').textContent);
@@ -21,7 +23,7 @@
   var MARK_PX = 10;    // a large run without a violation opens with about one mark per MARK_PX pixels
   // Large: more lanes than a screen shows at once.
   var clients = data.lanes.filter(function (l) { return l.kind === 'client'; }).length;
-  var LARGE = data.lanes.length > 40 || clients > 8;
+  var LARGE = !data.folded && (data.lanes.length > 40 || clients > 8);
   var GLYPHS = { invoke: '\u25B8', ok: '\u2713', fail: '\u2717', info: '?', note: '\u2691', request: '\u2502',
     response: '\u00B7', error: '\u00D7', watch: '\u25C6', state: '\u25CF', fault: '\u25B2', server: '\u25A0',
     annotation: '\u270E' };
@@ -50,12 +52,41 @@
     return { row: row, label: label, track: track };
   }
 
+  // A folded lane's buckets: [index, held ms, waited ms, marks, faults].
+  // Shade: how many marks (against the busiest bucket); bars from the
+  // bottom: the shares of the bucket's time held and waited.
+  var busiest = 1;
+  if (data.folded) {
+    data.lanes.forEach(function (l) { l.buckets.forEach(function (b) { busiest = Math.max(busiest, b[3]); }); });
+  }
+  function drawBuckets(l, ln, times) {
+    var width = data.folded.bucket_ms;
+    l.buckets.forEach(function (b) {
+      var from = b[0] * width, cell = el('div', 'bucket', ln.track);
+      cell.style.background = 'rgba(84, 110, 122, ' + (0.08 + 0.5 * b[3] / busiest).toFixed(3) + ')';
+      var held = el('div', 'held', cell), waited = el('div', 'waited', cell);
+      held.style.height = Math.min(100, 100 * b[1] / width).toFixed(1) + '%';
+      waited.style.height = Math.min(100, 100 * b[2] / width).toFixed(1) + '%';
+      waited.style.bottom = held.style.height;
+      if (b[4] > 0) el('div', 'mark fault', cell).textContent = '\u25B2';
+      cell.title = l.name + ', t=' + from + ' to ' + (from + width - 1) + ': held ' + b[1] + ' ms, waited ' + b[2] +
+          ' ms; ' + b[3] + ' events, ' + b[4] + ' faults';
+      placed.push([cell, from, from + width]);
+      times.push(from);
+    });
+  }
+
   function drawLane(l) {
     var title = l.kind === 'znode' ? l.title : l.name;
     var ln = lane(l.kind, l.name, title);
     var times = [];
     if (l.culprit) ln.label.className += ' culprit';
     if (l.kind === 'znode') ln.label.style.color = clientColor(l.client);
+    if (l.buckets) {
+      drawBuckets(l, ln, times);
+      drawn.push({ row: ln.row, culprit: !!l.culprit, times: times });
+      return;
+    }
     l.spans.forEach(function (s) {
       var span = el('div', 'span ' + s[2] + (s[1] < 0 ? ' open' : ''), ln.track);
       if (s[2] === 'holding') span.textContent = s[3];
@@ -200,7 +231,7 @@
     var from = v.t, to = v.t;
     var context = { holding: 1, paused: 1, unaware: 1, crashed: 1, disconnected: 1 };
     data.lanes.forEach(function (l) {
-      if (!l.culprit) return;
+      if (!l.culprit || !l.spans) return;
       l.spans.forEach(function (s) {
         var spanEnd = s[1] < 0 ? end() : s[1];
         if (context[s[2]] && s[0] <= v.t && v.t <= spanEnd) {
