@@ -7,6 +7,7 @@
 // shows the whole run and every lane. A folded page (data.folded: a run
 // with more marks than a page draws one by one) draws each lane's time
 // buckets instead of its spans and marks, and opens on the whole run.
+// Violation bands start below the time axis, so none crosses its labels.
 // Every string goes in as textContent or a title (never as markup).
 (function () {
   'use strict';
@@ -20,6 +21,7 @@
   var toViolation = document.getElementById('to-violation');
   var NAME_WIDTH = 230, MARGIN_MS = Math.max(10, Math.round(data.last * 0.02));
   var LABEL_ROW = 15;  // pixels per row of violation labels
+  var LABEL_ROWS = 4;  // rows of violation labels at most; a label that fits none is hidden (its band keeps its title)
   var MARK_PX = 10;    // a large run without a violation opens with about one mark per MARK_PX pixels
   // Large: more lanes than a screen shows at once.
   var clients = data.lanes.filter(function (l) { return l.kind === 'client'; }).length;
@@ -117,8 +119,10 @@
     if (l.kind === 'znode' && data.lanes[i - 1].kind !== 'znode') section('znodes (colour: the client that created it)');
     drawLane(l);
   });
+  var bands = [];
   inTime.forEach(function (v) {
     var band = el('div', 'band', chart);
+    bands.push(band);
     band.title = 'violation of ' + v.property + ' at t=' + v.t + ': ' + v.message;
     placed.push([band, v.t, null, true]);
     var label = el('span', 'label', strip.track);
@@ -139,19 +143,32 @@
   }
 
   // Each label in the first row where it clears the labels before it (by
-  // time); the row of labels grows to fit them, so none covers the axis.
+  // time); the row of labels grows to fit them, so none covers the axis,
+  // up to LABEL_ROWS rows: a label that clears none of them is hidden
+  // until a zoom gives it room.
   function stackLabels() {
     if (!strip) return;
     var order = labels.map(function (label, i) { return i; });
     order.sort(function (a, b) { return inTime[a].t - inTime[b].t || a - b; });
     var rowEnds = [];
     order.forEach(function (i) {
+      labels[i].style.display = '';
       var left = labels[i].offsetLeft, row = 0;
       while (row < rowEnds.length && rowEnds[row] > left) row++;
+      if (row >= LABEL_ROWS) {
+        labels[i].style.display = 'none';
+        return;
+      }
       rowEnds[row] = left + labels[i].offsetWidth + 4;
       labels[i].style.top = row * LABEL_ROW + 'px';
     });
     strip.track.style.height = rowEnds.length * LABEL_ROW + 'px';
+  }
+
+  // The bands run from below the time axis to the bottom of the chart.
+  function placeBands() {
+    var top = axis.row.offsetTop + axis.row.offsetHeight;
+    bands.forEach(function (band) { band.style.top = top + 'px'; });
   }
 
   // The simulated times in view: from the left edge of the tracks (right
@@ -208,6 +225,7 @@
       tick.textContent = String(t);
     }
     stackLabels();
+    placeBands();
     zoomLabel.textContent = (scale >= 1 ? scale.toFixed(0) + ' px/ms' : (1 / scale).toFixed(0) + ' ms/px');
   }
 
