@@ -19,7 +19,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <map>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -64,73 +63,64 @@ scenarios::Scenario herd_scenario(int rounds) {
 }
 
 struct Growth {
+  std::size_t events = 0;  // the run's trace events
   long kb = -1;            // how far the peak rose over what was resident before
   std::size_t bytes = 0;   // what the picture wrote
 };
 
-// What each picture of one run took.
-struct Measured {
-  std::size_t events = 0;  // the run's trace events
-  Growth text, folded_page, every_mark;
-};
+// The pictures measured.
+enum class Picture { Text, FoldedPage, EveryMark };
 
-// The peak's rise while `draw` writes to a sink (after handing free memory back).
-template <typename Draw>
-Growth growth_of(Draw draw) {
-  malloc_trim(0);
-  std::ofstream("/proc/self/clear_refs") << "5";
-  const long before = status_kb("VmRSS");
-  CountingSink sink;
-  {
-    std::ostream out(&sink);
-    draw(out);
+void draw(Picture p, std::ostream& out, const scenarios::Scenario& s, const scenarios::ScenarioRun& run) {
+  switch (p) {
+    case Picture::Text: write_text(out, s, run); break;
+    // Over the limit (a run over the default's 100,000 marks would take
+    // too long for a test): folded.
+    case Picture::FoldedPage: write_html(out, s, run, HtmlOptions{.max_marks = 10'000}); break;
+    // What a page of a run under the limit keeps (and the text kept before).
+    case Picture::EveryMark: out << detail::build_model(s, run, detail::Keep::Everything).marks.size(); break;
   }
-  return {status_kb("VmHWM") - before, sink.bytes};
 }
 
-// In a child process: runs the herd scenario of `rounds` rounds, then
-// draws its pictures one after the other.
-Measured measure_in_child(int rounds) {
+// In a child process: runs the herd scenario of `rounds` rounds, hands
+// free memory back and resets the peak, then draws `p` to a sink.
+Growth measure_in_child(int rounds, Picture p) {
   int fds[2];
   if (pipe(fds) != 0) return {};
   const pid_t child = fork();
   if (child == 0) {
     close(fds[0]);
-    Measured m;
+    Growth g;
     {
       const scenarios::Scenario s = herd_scenario(rounds);
       const scenarios::ScenarioRun run = scenarios::run_scenario(s);
-      m.events = run.result.trace.size();
-      m.text = growth_of([&](std::ostream& out) { write_text(out, s, run); });
-      // Over the limit (a run over the default's 200,000 marks would take
-      // too long for a test): folded.
-      m.folded_page = growth_of([&](std::ostream& out) { write_html(out, s, run, HtmlOptions{.max_marks = 10'000}); });
-      // What a page of a run under the limit keeps (and the text kept before).
-      m.every_mark = growth_of([&](std::ostream& out) {
-        out << detail::build_model(s, run, detail::Keep::Everything).marks.size();
-      });
+      g.events = run.result.trace.size();
+      malloc_trim(0);
+      std::ofstream("/proc/self/clear_refs") << "5";
+      const long before = status_kb("VmRSS");
+      CountingSink sink;
+      {
+        std::ostream out(&sink);
+        draw(p, out, s, run);
+      }
+      g.kb = status_kb("VmHWM") - before;
+      g.bytes = sink.bytes;
     }
-    const bool written = write(fds[1], &m, sizeof m) == static_cast<ssize_t>(sizeof m);
+    const bool written = write(fds[1], &g, sizeof g) == static_cast<ssize_t>(sizeof g);
     _exit(written ? 0 : 1);
   }
   close(fds[1]);
-  Measured m;
-  const bool got = read(fds[0], &m, sizeof m) == static_cast<ssize_t>(sizeof m);
+  Growth g;
+  const bool got = read(fds[0], &g, sizeof g) == static_cast<ssize_t>(sizeof g);
   close(fds[0]);
   int status = 0;
   waitpid(child, &status, 0);
   EXPECT_TRUE(got && WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child failed";
-  return m;
+  return g;
 }
 
 // 25 and 100 rounds: about 34,000 and 135,000 trace events (8 and 31 MB
-// of trace, the run's own), each measured once for every test.
-const Measured& measured(int rounds) {
-  static std::map<int, Measured> done;
-  auto it = done.find(rounds);
-  if (it == done.end()) it = done.emplace(rounds, measure_in_child(rounds)).first;
-  return it->second;
-}
+// of trace, the run's own).
 constexpr int kShort = 25, kLong = 100;
 // What a picture may take, whatever the run's length: a row of text, the
 // run's frame (its sessions, paths and recipe calls: a few hundred kB
@@ -142,15 +132,14 @@ constexpr long kMoreKb = 1536;
 
 // The figures, printed by every test (for the log) and with a failure.
 std::string figures(const Growth& a, const Growth& b) {
-  return fmt::format("{} events: {} kB, {} bytes written; {} events: {} kB, {} bytes written", measured(kShort).events,
-                     a.kb, a.bytes, measured(kLong).events, b.kb, b.bytes);
+  return fmt::format("{} events: {} kB, {} bytes written; {} events: {} kB, {} bytes written", a.events, a.kb, a.bytes,
+                     b.events, b.kb, b.bytes);
 }
 
 TEST(TimelineMemory, TheTextTimelineTakesNoMoreForALongerRun) {
-  const Growth& a = measured(kShort).text;
-  const Growth& b = measured(kLong).text;
+  const Growth a = measure_in_child(kShort, Picture::Text), b = measure_in_child(kLong, Picture::Text);
   std::printf("text: %s\n", figures(a, b).c_str());
-  ASSERT_GT(measured(kLong).events, 3 * measured(kShort).events);
+  ASSERT_GT(b.events, 3 * a.events);
   ASSERT_GT(b.bytes, 3 * a.bytes) << "the text has every event";
   EXPECT_GE(a.kb, 0);
   EXPECT_LT(b.kb, kBoundKb) << figures(a, b);
@@ -158,10 +147,9 @@ TEST(TimelineMemory, TheTextTimelineTakesNoMoreForALongerRun) {
 }
 
 TEST(TimelineMemory, AFoldedPageTakesNoMoreForALongerRun) {
-  const Growth& a = measured(kShort).folded_page;
-  const Growth& b = measured(kLong).folded_page;
+  const Growth a = measure_in_child(kShort, Picture::FoldedPage), b = measure_in_child(kLong, Picture::FoldedPage);
   std::printf("folded page: %s\n", figures(a, b).c_str());
-  ASSERT_GT(measured(kLong).events, 3 * measured(kShort).events);
+  ASSERT_GT(b.events, 3 * a.events);
   EXPECT_LT(b.bytes, 2 * a.bytes) << "a folded page's size does not grow with the trace either; " << figures(a, b);
   EXPECT_GE(a.kb, 0);
   EXPECT_LT(b.kb, kBoundKb) << figures(a, b);
@@ -171,8 +159,7 @@ TEST(TimelineMemory, AFoldedPageTakesNoMoreForALongerRun) {
 // The measure can fail: a model that keeps every mark grows with the run,
 // well past the bound.
 TEST(TimelineMemory, AModelOfEveryMarkIsSeenToGrow) {
-  const Growth& a = measured(kShort).every_mark;
-  const Growth& b = measured(kLong).every_mark;
+  const Growth a = measure_in_child(kShort, Picture::EveryMark), b = measure_in_child(kLong, Picture::EveryMark);
   std::printf("every mark: %s\n", figures(a, b).c_str());
   EXPECT_GT(b.kb, 4 * kBoundKb) << figures(a, b);
   EXPECT_GT(b.kb, 3 * a.kb) << figures(a, b);
