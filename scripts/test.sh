@@ -18,8 +18,10 @@ if [ "${1:-}" = "--sanitize" ]; then
   # many minutes under ASan and runs no code the other tests do not; the
   # scripts, the installed package and the tutorial test shell scripts,
   # CMake and documents, and build their own copies of the code; the
-  # browser tests test the timeline page's script in Chromium.
-  exclude=(-LE 'shrink|scripts|install|tutorial|browser')
+  # browser tests test the timeline page's script in Chromium; the memory
+  # tests measure peak memory, which ASan's quarantine of freed memory
+  # would swamp.
+  exclude=(-LE 'shrink|scripts|install|tutorial|browser|memory')
 else
   build="$root/build"
   # Benchmarks on: they are built (not run) so that CI notices when they break.

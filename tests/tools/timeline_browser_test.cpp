@@ -338,6 +338,108 @@ TEST(TimelineBrowser, ViolationLabelsDoNotOverlapEachOther) {
   EXPECT_EQ(get(m, "overlaps"), 0);
 }
 
+// A small run (3 clients) with `n` violations made by hand, at times spread
+// over the run (some close together), all between c0 and c1.
+testing::Loaded run_with_violations(int n) {
+  auto r = library_run("lock-holder-expires-while-holding");
+  const TimeMs last = r.run.result.trace.back().time;
+  for (int i = 0; i < n; ++i) {
+    const TimeMs t = (last * i) / n + (i % 3);
+    r.run.result.violations.push_back(
+        scenarios::Violation{"mutual-exclusion", fmt::format("made by hand, number {}", i), {0, 1}, t});
+  }
+  return r;
+}
+
+// Where the bands are against the time axis: how many cross a tick's label,
+// how many start above the axis's bottom, and how many stop short of the
+// last lane.
+constexpr const char* kBandsJs = R"js(
+  var f = { bands: 0, ticks: 0, crossings: 0, above_axis: 0, short_of_lanes: 0 };
+  var axis = box(document.querySelector('#chart .lane.axis'));
+  var lanes = document.querySelectorAll('#chart .lane');
+  var lastLane = box(lanes[lanes.length - 1]);
+  var ticks = document.querySelectorAll('#chart .tick');
+  f.ticks = ticks.length;
+  document.querySelectorAll('#chart .band').forEach(function (band) {
+    var b = box(band);
+    f.bands++;
+    ticks.forEach(function (t) { if (overlap(b, box(t))) f.crossings++; });
+    if (b.top < axis.bottom - 0.5) f.above_axis++;
+    if (b.bottom < lastLane.bottom - 1) f.short_of_lanes++;
+  });
+  report(f);
+)js";
+
+TEST(TimelineBrowser, ViolationBandsDoNotCrossTheAxisLabels) {
+  REQUIRE_CHROMIUM();
+  std::vector<std::pair<std::string, testing::Loaded>> runs;
+  for (const char* name : {"flawed-forgetful-lock", "flawed-prefix-write-lock"}) runs.emplace_back(name, library_run(name));
+  runs.emplace_back("60 violations", run_with_violations(60));
+  for (const auto& [name, r] : runs) {
+    const auto m = measure(html(r.scenario, r.run), std::string(kMeasureJs) + kBandsJs);
+    int placed = 0;
+    for (const auto& v : r.run.result.violations) placed += !detail::about_whole_run(v);
+    EXPECT_EQ(get(m, "bands"), placed) << name;
+    EXPECT_GE(get(m, "ticks"), 3) << name;
+    EXPECT_EQ(get(m, "crossings"), 0) << name;
+    EXPECT_EQ(get(m, "above_axis"), 0) << name;
+    EXPECT_EQ(get(m, "short_of_lanes"), 0) << name << ": a band reaches the last lane";
+  }
+}
+
+TEST(TimelineBrowser, ManyViolationsLeaveTheLanesInTheFirstView) {
+  REQUIRE_CHROMIUM();
+  const auto r = run_with_violations(150);
+  const auto m = measure(html(r.scenario, r.run), std::string(kMeasureJs) + R"js(
+    var list = document.querySelector('ul.violations');
+    var lane = box(document.querySelector('#chart .lane.client'));
+    var strip = box(document.querySelector('#chart .lane.violations'));
+    report({ items: list.querySelectorAll('li').length, scrolls: list.scrollHeight > list.clientHeight ? 1 : 0,
+             lane_bottom: lane.bottom, view: window.innerHeight, strip: strip.height,
+             shown: Array.prototype.filter.call(document.querySelectorAll('#chart .label'),
+                                                function (l) { return box(l).width > 0; }).length });
+  )js");
+  EXPECT_EQ(get(m, "items"), 150) << "the list has every violation";
+  EXPECT_EQ(get(m, "scrolls"), 1);
+  EXPECT_GT(get(m, "view"), 500);
+  EXPECT_LE(get(m, "lane_bottom"), get(m, "view")) << "the first client's lane is in the first view";
+  EXPECT_LE(get(m, "strip"), 4 * 15 + 2) << "at most four rows of violation labels";
+  EXPECT_GE(get(m, "shown"), 4);
+}
+
+TEST(TimelineBrowser, AFoldedPageDrawsItsBucketsAndTheViolationsExactly) {
+  REQUIRE_CHROMIUM();
+  auto r = library_run("flawed-forgetful-lock");
+  std::ostringstream page;
+  write_html(page, r.scenario, r.run, HtmlOptions{.max_marks = 100});
+  ASSERT_NE(page.str().find("class=\"folded-note\""), std::string::npos);
+  const int buckets = count(page.str(), "],[") + count(page.str(), "\"buckets\":[[");
+  const auto m = measure(page.str(), std::string(kMeasureJs) + R"js(
+    var note = box(document.querySelector('.folded-note'));
+    var lane = box(document.querySelector('#chart .lane.client'));
+    report({ lanes: document.querySelectorAll('#chart .lane.client').length,
+             servers: document.querySelectorAll('#chart .lane.server').length,
+             znodes: document.querySelectorAll('#chart .lane.znode').length,
+             buckets: document.querySelectorAll('#chart .bucket').length,
+             marks: document.querySelectorAll('#chart .lane .mark:not(.fault)').length,
+             bands: document.querySelectorAll('#chart .band').length,
+             note_first: note.bottom <= lane.top ? 1 : 0, zoomed: zoomed() });
+  )js");
+  EXPECT_EQ(get(m, "lanes"), 4);
+  EXPECT_EQ(get(m, "servers"), 1);
+  EXPECT_EQ(get(m, "znodes"), 0);
+  EXPECT_GE(get(m, "buckets"), 50);
+  EXPECT_EQ(get(m, "buckets"), buckets) << "a cell per bucket with something in it";
+  EXPECT_EQ(get(m, "marks"), 0) << "no mark drawn one by one";
+  int placed = 0;
+  for (const auto& v : r.run.result.violations) placed += !detail::about_whole_run(v);
+  ASSERT_GE(placed, 1);
+  EXPECT_EQ(get(m, "bands"), placed);
+  EXPECT_EQ(get(m, "note_first"), 1);
+  EXPECT_EQ(get(m, "zoomed"), 0) << "a folded page opens on the whole run";
+}
+
 // The checks above can fail: a page whose script throws is caught both by
 // the console and by the lanes it did not draw.
 TEST(TimelineBrowser, AScriptErrorIsCaught) {

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -368,6 +369,87 @@ TEST(TimelineHtml, EmptyRunStillMakesAPage) {
   EXPECT_FALSE(text(scenarios::Scenario{}, scenarios::ScenarioRun{}).empty());
 }
 
+// The page's data: the text of <script id="data">.
+std::string page_data(const std::string& page) {
+  const std::string open = "<script id=\"data\" type=\"application/json\">\n";
+  const std::size_t from = page.find(open);
+  if (from == std::string::npos) return {};
+  const std::size_t to = page.find("</script>", from);
+  return page.substr(from + open.size(), to - from - open.size());
+}
+
+// A page of more marks than the limit says so at its top and draws each
+// lane's time buckets instead: what the clients held and waited there adds
+// up to what they held and waited in the run, every mark is counted once,
+// and the violations are the full page's, exactly.
+TEST(TimelineHtml, APageOverTheLimitSaysItIsFoldedAndKeepsTheViolationsExact) {
+  auto r = library_run("flawed-forgetful-lock");
+  const detail::Model full = detail::build_model(r.scenario, r.run);
+  ASSERT_GT(full.marks.size(), 100u);
+  std::ostringstream out;
+  write_html(out, r.scenario, r.run, HtmlOptions{.max_marks = full.marks.size() - 1});
+  const std::string page = out.str();
+  const std::string note = fmt::format("<p class=\"folded-note\">Folded: this run has {} marks", full.marks.size());
+  ASSERT_NE(page.find(note), std::string::npos) << page.substr(0, 2000);
+  EXPECT_LT(page.find(note), page.find("<p class=\"verdict")) << "the note comes first";
+  EXPECT_EQ(count(page, "<p class=\"folded-note\""), 1);
+  // As many marks as the limit: every mark, no note.
+  EXPECT_EQ(count(html(r.scenario, r.run), "<p class=\"folded-note\""), 0);
+  std::ostringstream at_limit;
+  write_html(at_limit, r.scenario, r.run, HtmlOptions{.max_marks = full.marks.size()});
+  EXPECT_EQ(at_limit.str(), html(r.scenario, r.run));
+
+  const nlohmann::json data = nlohmann::json::parse(page_data(page));
+  const nlohmann::json every = nlohmann::json::parse(page_data(html(r.scenario, r.run)));
+  EXPECT_EQ(data["violations"], every["violations"]);
+  EXPECT_EQ(data["last"], every["last"]);
+  EXPECT_EQ(data["folded"]["marks"], full.marks.size());
+  EXPECT_EQ(data["folded"]["max_marks"], full.marks.size() - 1);
+  const TimeMs bucket_ms = data["folded"]["bucket_ms"].get<TimeMs>();
+  EXPECT_GE(bucket_ms * 400, full.last + 1) << "at most 400 buckets a lane";
+  ASSERT_EQ(data["lanes"].size(), 5u) << "the clients and the server, no znodes";
+  std::size_t marks = 0;
+  TimeMs held_by_all = 0;
+  for (int c = 0; c <= 4; ++c) {
+    const nlohmann::json& lane = data["lanes"][static_cast<std::size_t>(c)];
+    EXPECT_EQ(lane["kind"], c < 4 ? "client" : "server");
+    EXPECT_EQ(lane["culprit"], every["lanes"][static_cast<std::size_t>(c)]["culprit"]);
+    TimeMs held = 0, waited = 0, faults = 0;
+    for (const nlohmann::json& b : lane["buckets"]) {
+      held += b[1].get<TimeMs>();
+      waited += b[2].get<TimeMs>();
+      marks += b[3].get<std::size_t>();
+      faults += b[4].get<TimeMs>();
+    }
+    TimeMs held_in_run = 0, waited_in_run = 0, faults_in_run = 0;
+    for (const detail::Span& s : full.spans) {
+      if (s.lane != c) continue;
+      const TimeMs length = (s.to < 0 ? full.last + 1 : s.to) - s.from;
+      if (s.kind == detail::SpanKind::Holding) held_in_run += length;
+      if (s.kind == detail::SpanKind::Waiting) waited_in_run += length;
+    }
+    for (const detail::Mark& k : full.marks) faults_in_run += k.lane == (c < 4 ? c : -1) && k.kind == detail::MarkKind::Fault;
+    EXPECT_EQ(held, held_in_run) << "c" << c;
+    EXPECT_EQ(waited, waited_in_run) << "c" << c;
+    EXPECT_EQ(faults, faults_in_run) << "c" << c;
+    held_by_all += held;
+  }
+  EXPECT_EQ(marks, full.marks.size());
+  EXPECT_GT(held_by_all, 0);
+}
+
+TEST(LeaseTimeline, ALeasePageOverTheLimitIsFoldedToo) {
+  scenarios::LeaseScenario s;
+  s.workload = {.recipe = "redisson-rlock", .faults = {lease::LeaseFault::Pause}, .fault_per_mille = 300};
+  s.seed = 4;
+  const scenarios::LeaseScenarioRun run = scenarios::run_lease_scenario(s);
+  std::ostringstream out;
+  write_lease_html(out, s, run, HtmlOptions{.max_marks = 10});
+  EXPECT_NE(out.str().find(fmt::format("Folded: this run has {} marks", run.run.events.size())), std::string::npos);
+  EXPECT_EQ(count(out.str(), "{\"kind\":\"client\""), 3);
+  EXPECT_EQ(count(out.str(), "\"buckets\":["), 4);
+}
+
 // The pictures of every library scenario (and of one 20-client run), pinned
 // by their length and FNV-1a hash in timeline_golden.txt: a faster way of
 // drawing must draw the same bytes. For the page, what is pinned is its
@@ -386,15 +468,6 @@ std::uint64_t fnv1a(const std::string& s) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
   return h;
-}
-
-// The page's data: the text of <script id="data">.
-std::string page_data(const std::string& page) {
-  const std::string open = "<script id=\"data\" type=\"application/json\">\n";
-  const std::size_t from = page.find(open);
-  if (from == std::string::npos) return {};
-  const std::size_t to = page.find("</script>", from);
-  return page.substr(from + open.size(), to - from - open.size());
 }
 
 std::vector<Pinned> pictures() {

@@ -30,7 +30,7 @@ int run_main(const Args& args) {
   nlohmann::json files = nlohmann::json::array();
   int unexpected = 0;
   for (std::size_t i = 0; i < paths.size(); ++i) {
-    const AnyRun r = run_any(loaded[i], /*with_timeline=*/false);
+    const AnyRun r = run_any(loaded[i]);
     if (!r.as_expected) ++unexpected;
     if (args.flag("--json")) {
       files.push_back({{"file", paths[i]},

@@ -38,7 +38,7 @@ AnyScenario load_any_or_throw(const std::string& command, const std::string& pat
   return out;
 }
 
-AnyRun run_any(const AnyScenario& s, bool with_timeline) {
+AnyRun run_any(const AnyScenario& s, const std::function<void(const AnyRun&, const TimelineWriter&)>& then) {
   AnyRun out;
   if (s.zookeeper) {
     // A verdict alone is made in a child process, where a recipe that
@@ -54,7 +54,7 @@ AnyRun run_any(const AnyScenario& s, bool with_timeline) {
       out.violation_lines.push_back(
           fmt::format("{} at t={} ms, clients {}: {}", v.property, v.time, client_names(v.clients), v.message));
     }
-    if (with_timeline) out.timeline = timeline::text(*s.zookeeper, r);
+    if (then) then(out, [&](std::ostream& o) { timeline::write_text(o, *s.zookeeper, r); });
     return out;
   }
   const scenarios::LeaseScenarioRun r = scenarios::run_lease_scenario(*s.lease);
@@ -75,7 +75,7 @@ AnyRun run_any(const AnyScenario& s, bool with_timeline) {
                                               who.empty() ? "" : fmt::format(", processes {}", fmt::join(who, ", ")),
                                               v.message));
   }
-  if (with_timeline) out.timeline = timeline::lease_text(*s.lease, r);
+  if (then) then(out, [&](std::ostream& o) { timeline::write_lease_text(o, *s.lease, r); });
   return out;
 }
 

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -30,10 +32,12 @@ struct AnyRun {
   std::uint64_t trace_hash = 0;
   nlohmann::json violations;  // [{property, message, clients, time_ms}]
   std::vector<std::string> violation_lines;  // for people: "mutual-exclusion at t=12 ms, clients c0, c1: ..."
-
-  std::string timeline;       // the text timeline, when asked for
 };
-AnyRun run_any(const AnyScenario& s, bool with_timeline);
+// Runs `s`. Given `then`, calls it with what was found and a function that
+// writes the run's text timeline to a stream as it is made (valid during
+// the call only: the run, whose trace it reads, ends with it).
+using TimelineWriter = std::function<void(std::ostream&)>;
+AnyRun run_any(const AnyScenario& s, const std::function<void(const AnyRun&, const TimelineWriter&)>& then = {});
 
 // The .scn files the arguments name: files as given, directories searched
 // (recursively, sorted). UsageError for a path that does not exist or a

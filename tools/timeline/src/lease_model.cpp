@@ -57,7 +57,7 @@ Mark mark_of(const TraceEvent& e) {
 
 }  // namespace
 
-Model build_lease_model(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run) {
+Model build_lease_model(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run, Keep keep) {
   const lease::LeaseRun& r = run.run;
   Model m{.lane_prefix = "p", .server_title = "servers"};
   m.header = lease_header(s);
@@ -77,7 +77,10 @@ Model build_lease_model(const scenarios::LeaseScenario& s, const scenarios::Leas
     }
   }
   m.trace_events = r.events.size();
-  for (const TraceEvent& e : r.events) m.marks.push_back(mark_of(e));
+  m.mark_count = r.events.size();
+  m.each_mark = [&r](Words, const MarkVisitor& visit) {
+    for (const TraceEvent& e : r.events) visit(mark_of(e));
+  };
   for (const lease::LeaseHold& h : r.hold_list) {
     m.spans.push_back({.lane = h.process, .kind = SpanKind::Waiting, .from = h.asked, .to = h.start, .label = "waits"});
     m.spans.push_back({.lane = h.process,
@@ -95,10 +98,16 @@ Model build_lease_model(const scenarios::LeaseScenario& s, const scenarios::Leas
     return a.lane != b.lane ? a.lane < b.lane : a.from < b.from;
   });
   m.clients = std::max(s.workload.clients, 0);
-  for (const Mark& k : m.marks) m.clients = std::max(m.clients, k.lane + 1);
-  for (const Mark& k : m.marks) m.last = std::max(m.last, k.t);
-  for (const Span& sp : m.spans) m.last = std::max({m.last, sp.from, sp.to});
-  for (const scenarios::Violation& v : m.violations) m.last = std::max(m.last, v.time);
+  TimeMs last_mark = 0;
+  for (const TraceEvent& e : r.events) {
+    m.clients = std::max(m.clients, e.client + 1);
+    last_mark = std::max(last_mark, e.time);
+  }
+  set_last(m, last_mark);
+  if (keep == Keep::Everything) {
+    m.marks.reserve(m.mark_count);
+    m.each_mark(Words::All, [&m](const Mark& k) { m.marks.push_back(k); });
+  }
   return m;
 }
 

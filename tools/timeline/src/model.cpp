@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
+#include <tuple>
 
 namespace zksim::timeline::detail {
 namespace {
@@ -94,12 +96,52 @@ std::vector<std::string> header_lines(const scenarios::Scenario& s) {
   return out;
 }
 
+// The marks of a run, made one at a time from its trace and history. What
+// it keeps besides them: the sessions' clients, and an index of the
+// history's steps (its calls' beginnings and ends, and its notes) in time
+// order.
 struct Builder {
   const std::vector<TraceEvent>& trace;
   const History& history;
   std::string base;
   std::map<std::int64_t, int> client_of;  // session id -> client
-  Model& m;
+
+  // A step of the history: which op's invoke or completion, or which note.
+  enum class Which : std::uint8_t { Invoke, Done, Note };
+  struct Step {
+    std::uint32_t index;  // into history.ops() or history.notes()
+    Which which;
+  };
+  std::vector<Step> steps;  // by time, then recording order
+
+  TimeMs time(Step s) const {
+    if (s.which == Which::Note) return history.notes()[s.index].time;
+    const Op& o = history.ops()[s.index];
+    return s.which == Which::Invoke ? o.invoked : o.completed;
+  }
+  std::uint64_t seq(Step s) const {
+    if (s.which == Which::Note) return history.notes()[s.index].seq;
+    const Op& o = history.ops()[s.index];
+    return s.which == Which::Invoke ? o.invoke_seq : o.complete_seq;
+  }
+  int client(Step s) const {
+    return s.which == Which::Note ? history.notes()[s.index].client : history.ops()[s.index].client;
+  }
+
+  Builder(const std::vector<TraceEvent>& t, const History& h) : trace(t), history(h), base(common_base(t)) {
+    for (const TraceEvent& e : trace) {
+      if (e.client >= 0 && e.session.value != 0) client_of.emplace(e.session.value, e.client);
+    }
+    for (std::uint32_t i = 0; i < history.ops().size(); ++i) {
+      steps.push_back({i, Which::Invoke});
+      if (history.ops()[i].outcome != Outcome::Pending) steps.push_back({i, Which::Done});
+    }
+    for (std::uint32_t i = 0; i < history.notes().size(); ++i) steps.push_back({i, Which::Note});
+    std::stable_sort(steps.begin(), steps.end(), [this](Step a, Step b) {
+      const TimeMs ta = time(a), tb = time(b);
+      return ta != tb ? ta < tb : seq(a) < seq(b);
+    });
+  }
 
   std::string sp(std::string_view path) const { return short_path(path, base); }
   std::string client_of_session(SessionId s) const {
@@ -108,140 +150,147 @@ struct Builder {
                                   : lane_name(it->second);
   }
 
-  Mark trace_mark(const TraceEvent& e) const {
+  Mark trace_mark(const TraceEvent& e, Words words) const {
     Mark k{e.time, e.client < 0 ? kServerLane : e.client};
+    const bool label = words != Words::None, detail = words == Words::All;
     switch (e.kind) {
       case TraceKind::Request:
         k.kind = MarkKind::Request;
-        k.label = fmt::format("> {} {}", request_name(e.code), sp(e.path));
-        k.detail = fmt::format("t={} {} sent {} {} (xid {})", e.time, lane_name(k.lane), request_name(e.code), e.path, e.xid);
+        if (label) k.label = fmt::format("> {} {}", request_name(e.code), sp(e.path));
+        if (detail) k.detail = fmt::format("t={} {} sent {} {} (xid {})", e.time, lane_name(k.lane), request_name(e.code), e.path, e.xid);
         break;
       case TraceKind::Response: {
         const auto err = static_cast<Error>(e.code);
         k.kind = err == Error::Ok ? MarkKind::Response : MarkKind::Error;
-        k.label = err == Error::Ok ? std::string("< ok") : fmt::format("< {}", error_name(err));
-        k.detail = fmt::format("t={} {} got {} for {} {} (xid {}, zxid {:#x})", e.time, lane_name(k.lane),
-                               error_name(err), request_name(e.code2), e.path, e.xid, e.zxid);
+        if (label) k.label = err == Error::Ok ? std::string("< ok") : fmt::format("< {}", error_name(err));
+        if (detail) {
+          k.detail = fmt::format("t={} {} got {} for {} {} (xid {}, zxid {:#x})", e.time, lane_name(k.lane),
+                                 error_name(err), request_name(e.code2), e.path, e.xid, e.zxid);
+        }
         break;
       }
       case TraceKind::Watch: {
         const auto type = event_type_name(static_cast<EventType>(e.code));
         k.kind = MarkKind::Watch;
-        k.label = fmt::format("! {} {}", short_event_name(static_cast<EventType>(e.code)), sp(e.path));
-        k.detail = fmt::format("t={} {} got watch event {} {} (zxid {:#x})", e.time, lane_name(k.lane), type, e.path, e.zxid);
+        if (label) k.label = fmt::format("! {} {}", short_event_name(static_cast<EventType>(e.code)), sp(e.path));
+        if (detail) k.detail = fmt::format("t={} {} got watch event {} {} (zxid {:#x})", e.time, lane_name(k.lane), type, e.path, e.zxid);
         break;
       }
       case TraceKind::State:
         k.kind = MarkKind::State;
-        k.label = fmt::format("= {}", session_state_name(e.code));
-        k.detail = fmt::format("t={} {} is {} (session {:#x})", e.time, lane_name(k.lane), session_state_name(e.code),
-                               static_cast<std::uint64_t>(e.session.value));
+        if (label) k.label = fmt::format("= {}", session_state_name(e.code));
+        if (detail) {
+          k.detail = fmt::format("t={} {} is {} (session {:#x})", e.time, lane_name(k.lane), session_state_name(e.code),
+                                 static_cast<std::uint64_t>(e.session.value));
+        }
         break;
       case TraceKind::Fault: {
         k.kind = MarkKind::Fault;
-        std::string what(fault_kind_name(e.code));
-        if (!e.path.empty()) what += fmt::format(" {}", sp(e.path));
-        if (!e.detail.empty()) what += fmt::format(": {}", e.detail);
-        k.label = fmt::format("** {}", what);
-        k.detail = fmt::format("t={} fault on {}: {}{}{}{}{}", e.time, lane_name(k.lane), fault_kind_name(e.code),
-                               e.path.empty() ? "" : " ", e.path, e.detail.empty() ? "" : ": ", e.detail);
+        if (label) {
+          std::string what(fault_kind_name(e.code));
+          if (!e.path.empty()) what += fmt::format(" {}", sp(e.path));
+          if (!e.detail.empty()) what += fmt::format(": {}", e.detail);
+          k.label = fmt::format("** {}", what);
+        }
+        if (detail) {
+          k.detail = fmt::format("t={} fault on {}: {}{}{}{}{}", e.time, lane_name(k.lane), fault_kind_name(e.code),
+                                 e.path.empty() ? "" : " ", e.path, e.detail.empty() ? "" : ": ", e.detail);
+        }
         break;
       }
       case TraceKind::Server: {
         k.kind = MarkKind::Server;
+        if (!label) break;
         const bool session = e.code != static_cast<std::int32_t>(ServerAction::Reaped);
         const std::string who = session ? client_of_session(e.session) + " " : std::string();
         k.label = fmt::format("{}{}", who, server_action_name(e.code));
-        k.detail = fmt::format("t={} server: {}{} (session {:#x}, zxid {:#x}){}{}", e.time, who,
-                               server_action_name(e.code), static_cast<std::uint64_t>(e.session.value), e.zxid,
-                               e.path.empty() ? "" : " ", e.path);
+        if (detail) {
+          k.detail = fmt::format("t={} server: {}{} (session {:#x}, zxid {:#x}){}{}", e.time, who,
+                                 server_action_name(e.code), static_cast<std::uint64_t>(e.session.value), e.zxid,
+                                 e.path.empty() ? "" : " ", e.path);
+        }
         break;
       }
       case TraceKind::Annotation:
         k.kind = MarkKind::Annotation;
-        k.label = fmt::format("// {}", e.detail);
-        k.detail = fmt::format("t={} {}: {}", e.time, lane_name(k.lane), e.detail);
+        if (label) k.label = fmt::format("// {}", e.detail);
+        if (detail) k.detail = fmt::format("t={} {}: {}", e.time, lane_name(k.lane), e.detail);
         break;
       case TraceKind::Listener: {
         const auto state = keeper_state_name(static_cast<KeeperState>(e.code));
         k.kind = MarkKind::State;
-        k.label = fmt::format("=> {}", state);
-        k.detail = fmt::format("t={} {}'s listener thread told its listeners {}", e.time, lane_name(k.lane), state);
+        if (label) k.label = fmt::format("=> {}", state);
+        if (detail) k.detail = fmt::format("t={} {}'s listener thread told its listeners {}", e.time, lane_name(k.lane), state);
         break;
       }
     }
     return k;
   }
 
-  // History marks: the invokes, and the completions and notes.
-  struct Step {
-    TimeMs t;
-    std::uint64_t seq;
-    Mark mark;
-  };
-  std::vector<Step> history_steps() const {
-    std::vector<Step> out;
-    for (const Op& o : history.ops()) {
+  // A history step's mark: a call's beginning or end, or a note.
+  Mark step_mark(const Step& step, Words words) const {
+    const bool label = words != Words::None, detail = words == Words::All;
+    if (step.which == Which::Note) {
+      const scenarios::Note& n = history.notes()[step.index];
+      Mark note{n.time, n.client, MarkKind::Note};
+      if (label) note.label = fmt::format("told {}", n.what);
+      if (detail) note.detail = fmt::format("t={} {} was told: {}", n.time, lane_name(n.client), n.what);
+      return note;
+    }
+    const Op& o = history.ops()[step.index];
+    if (step.which == Which::Invoke) {
       Mark inv{o.invoked, o.client, MarkKind::Invoke};
-      inv.label = o.f + "()";
-      inv.detail = fmt::format("t={} {} called {}", o.invoked, lane_name(o.client), o.f);
-      out.push_back({o.invoked, o.invoke_seq, std::move(inv)});
-      if (o.outcome == Outcome::Pending) continue;
-      Mark done{o.completed, o.client};
+      if (label) inv.label = o.f + "()";
+      if (detail) inv.detail = fmt::format("t={} {} called {}", o.invoked, lane_name(o.client), o.f);
+      return inv;
+    }
+    Mark done{o.completed, o.client};
+    done.kind = o.outcome == Outcome::Ok ? MarkKind::Ok : o.outcome == Outcome::Fail ? MarkKind::Fail : MarkKind::Info;
+    if (label) {
       std::string value = o.value.empty() || o.value.front() == '/' ? std::string() : fmt::format(" {}", o.value);
       if (o.outcome == Outcome::Ok) {
-        done.kind = MarkKind::Ok;
         done.label = fmt::format("{} ok{}{}", o.f, value, o.fence ? fmt::format(" fence {}", o.fence) : "");
       } else {
-        done.kind = o.outcome == Outcome::Fail ? MarkKind::Fail : MarkKind::Info;
         done.label = fmt::format("{} {} {}", o.f, o.outcome == Outcome::Fail ? "FAIL" : "INFO", error_name(o.error));
       }
+    }
+    if (detail) {
       done.detail = fmt::format("t={} {} {} {} (called at t={}){}{}{}{}", o.completed, lane_name(o.client), o.f,
                                 outcome_name(o.outcome), o.invoked,
                                 o.outcome == Outcome::Ok ? "" : fmt::format(": {}", error_name(o.error)),
                                 o.value.empty() ? "" : " ", o.value, o.fence ? fmt::format(", fence {}", o.fence) : "");
       if (o.outcome == Outcome::Info) done.detail += " (outcome unknown)";
-      out.push_back({o.completed, o.complete_seq, std::move(done)});
     }
-    for (const scenarios::Note& n : history.notes()) {
-      Mark note{n.time, n.client, MarkKind::Note};
-      note.label = fmt::format("told {}", n.what);
-      note.detail = fmt::format("t={} {} was told: {}", n.time, lane_name(n.client), n.what);
-      out.push_back({n.time, n.seq, std::move(note)});
-    }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const Step& a, const Step& b) { return a.t != b.t ? a.t < b.t : a.seq < b.seq; });
-    return out;
+    return done;
   }
 
   // At one instant the history and the trace were recorded apart: calls
   // begin before the requests they send, and end (or hear news) after the
   // replies and events that caused it.
-  void marks() {
+  void each_mark(Words words, const MarkVisitor& visit) const {
     // Watch events per change: one change that woke several clients (a
-    // herd) deserves a second look.
+    // herd) deserves a second look (the page's alert).
     std::map<std::tuple<std::int64_t, std::string, std::int32_t>, int> woken;
-    for (const TraceEvent& e : trace) {
-      if (e.kind == TraceKind::Watch && e.zxid != 0) ++woken[{e.zxid, e.path, e.code}];
+    if (words == Words::All) {
+      for (const TraceEvent& e : trace) {
+        if (e.kind == TraceKind::Watch && e.zxid != 0) ++woken[{e.zxid, e.path, e.code}];
+      }
     }
     auto add_trace = [&](const TraceEvent& e) {
-      Mark k = trace_mark(e);
-      const int n = e.kind == TraceKind::Watch && e.zxid != 0 ? woken[{e.zxid, e.path, e.code}] : 1;
+      Mark k = trace_mark(e, words);
+      const int n = words == Words::All && e.kind == TraceKind::Watch && e.zxid != 0 ? woken[{e.zxid, e.path, e.code}] : 1;
       if (n > 1) {
         k.alert = true;
         k.detail += fmt::format("; this one change woke {} clients", n);
       }
-      m.marks.push_back(std::move(k));
+      visit(k);
     };
-    std::vector<Step> steps = history_steps();
     std::size_t h = 0, t = 0;
     while (h < steps.size() || t < trace.size()) {
-      const TimeMs now = std::min(h < steps.size() ? steps[h].t : INT64_MAX, t < trace.size() ? trace[t].time : INT64_MAX);
-      for (; h < steps.size() && steps[h].t == now && steps[h].mark.kind == MarkKind::Invoke; ++h) {
-        m.marks.push_back(steps[h].mark);
-      }
+      const TimeMs now = std::min(h < steps.size() ? time(steps[h]) : INT64_MAX, t < trace.size() ? trace[t].time : INT64_MAX);
+      for (; h < steps.size() && time(steps[h]) == now && steps[h].which == Which::Invoke; ++h) visit(step_mark(steps[h], words));
       for (; t < trace.size() && trace[t].time == now; ++t) add_trace(trace[t]);
-      for (; h < steps.size() && steps[h].t == now; ++h) m.marks.push_back(steps[h].mark);
+      for (; h < steps.size() && time(steps[h]) == now; ++h) visit(step_mark(steps[h], words));
     }
   }
 };
@@ -306,7 +355,13 @@ std::string short_path(std::string_view path, std::string_view base) {
   return out;
 }
 
-Model build_model(const scenarios::Scenario& s, const scenarios::ScenarioRun& run) {
+void set_last(Model& m, TimeMs last_mark) {
+  m.last = std::max(m.last, last_mark);
+  for (const Span& sp : m.spans) m.last = std::max({m.last, sp.from, sp.to});
+  for (const scenarios::Violation& v : m.violations) m.last = std::max(m.last, v.time);
+}
+
+Model build_model(const scenarios::Scenario& s, const scenarios::ScenarioRun& run, Keep keep) {
   const scenarios::RunResult& r = run.result;
   Model m;
   // A run without a verdict is a trace from outside the harness (zksim
@@ -325,26 +380,33 @@ Model build_model(const scenarios::Scenario& s, const scenarios::ScenarioRun& ru
   m.as_expected = run.as_expected;
   m.violations = r.violations;
   m.trace_events = r.trace.size();
-  Builder b{r.trace, r.history, common_base(r.trace), {}, m};
-  m.base = b.base;
-  for (const TraceEvent& e : r.trace) {
-    if (e.client >= 0 && e.session.value != 0) b.client_of.emplace(e.session.value, e.client);
-  }
-  b.marks();
-  m.spans = spans_of(r.history, r.trace);
+  auto b = std::make_shared<const Builder>(r.trace, r.history);
+  m.base = b->base;
+  m.mark_count = r.trace.size() + b->steps.size();
+  m.each_mark = [b](Words words, const MarkVisitor& visit) { b->each_mark(words, visit); };
+  m.spans = spans_of(r.history, r.trace, keep);
 
+  // The lanes and the end of time of the marks, from what they are made of.
   m.clients = std::max(s.workload.clients, 0);
-  for (const Mark& k : m.marks) m.clients = std::max(m.clients, k.lane + 1);
-  for (const Mark& k : m.marks) m.last = std::max(m.last, k.t);
-  for (const Span& sp : m.spans) m.last = std::max({m.last, sp.from, sp.to});
-  for (const scenarios::Violation& v : m.violations) m.last = std::max(m.last, v.time);
+  TimeMs last_mark = 0;
+  for (const TraceEvent& e : r.trace) {
+    m.clients = std::max(m.clients, e.client + 1);
+    last_mark = std::max(last_mark, e.time);
+  }
+  for (const Builder::Step step : b->steps) {
+    m.clients = std::max(m.clients, b->client(step) + 1);
+    last_mark = std::max(last_mark, b->time(step));
+  }
+  set_last(m, last_mark);
+  if (keep == Keep::Frame) return m;
 
+  m.marks.reserve(m.mark_count);
+  b->each_mark(Words::All, [&m](const Mark& k) { m.marks.push_back(k); });
   std::vector<std::pair<std::string, TimeMs>> values;
   for (const Op& o : r.history.ops()) {
     if (!o.value.empty() && o.value.front() == '/' && o.outcome == Outcome::Ok) values.emplace_back(o.value, o.completed);
   }
   m.znodes = znode_lifetimes(r.trace, values);
-  for (const Znode& z : m.znodes) m.last = std::max({m.last, z.created, z.deleted});
   return m;
 }
 

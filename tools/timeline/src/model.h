@@ -2,12 +2,22 @@
 // marks (things that happened at an instant, on a client's or the server's
 // lane), spans (stretches of time: holding, waiting, paused, ...) and the
 // lifetime of every znode. The renderers only lay this out.
+//
+// Memory: a run's trace is the run's own (its checkers read it whole); a
+// model of every mark costs about half as much again (about 300 bytes a
+// mark), so only the page of a run of at most kMaxPageMarks marks keeps one
+// (Keep::Everything).
+// The text timeline and the folded page keep the frame (Keep::Frame), whose
+// size grows with the run's clients, sessions, distinct paths and recipe
+// calls but not with its trace events, and stream the marks (each_mark).
 #pragma once
 
 #include "zksim/scenarios/lease_scenario.h"
 #include "zksim/scenarios/scenario.h"
 
 #include <cstdint>
+#include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -62,6 +72,20 @@ struct Span {
   std::string detail;        // tooltip
 };
 
+// What a model keeps. Everything: every mark, span (with its words) and
+// znode, for the page. Frame: the header, verdict and violations, the
+// clients, the base, the end and the spans that the text's markers and a
+// folded page show (a ZooKeeper run's without watches or words), and no
+// marks or znodes.
+enum class Keep : std::uint8_t { Everything, Frame };
+
+// The words a streamed mark carries: none (a folded page counts marks),
+// its label (the text), or its label and detail, and whether it is an
+// alert (the page).
+enum class Words : std::uint8_t { None, Label, All };
+
+using MarkVisitor = std::function<void(const Mark&)>;
+
 struct Znode {
   std::string path;
   int client = -1;            // who created it (-1: unknown)
@@ -80,29 +104,49 @@ struct Model {
   std::string expected;             // the same words for the expectation
   bool as_expected = false;
   std::vector<scenarios::Violation> violations;
-  std::vector<Mark> marks;          // in time order; at a time, in the order things happened
+  std::vector<Mark> marks;          // in time order; at a time, in the order things happened (Keep::Everything)
   std::vector<Span> spans;          // by lane, then start
-  std::vector<Znode> znodes;        // in creation order
+  std::vector<Znode> znodes;        // in creation order (Keep::Everything)
   std::string base;                 // the directory most paths are under ("" if none)
   TimeMs last = 0;                  // the time of the last mark, span edge or violation
   std::size_t trace_events = 0;
+  std::size_t mark_count = 0;       // the run's marks, kept or not: whether its page is folded
+  // Calls `visit` with every mark of the run, in the order of `marks`, one
+  // at a time, with at least the words asked for. It reads the run the
+  // model was built from, which must outlive it.
+  std::function<void(Words, const MarkVisitor&)> each_mark;
 
   std::string lane(int l) const { return l == kServerLane ? server_title : lane_prefix + std::to_string(l); }
 };
 
-Model build_model(const scenarios::Scenario& s, const scenarios::ScenarioRun& run);
+Model build_model(const scenarios::Scenario& s, const scenarios::ScenarioRun& run, Keep keep = Keep::Everything);
 // A lease lock's run (lease_model.cpp): a lane per process, one for the servers.
-Model build_lease_model(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run);
+Model build_lease_model(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run,
+                        Keep keep = Keep::Everything);
 
-// The text timeline of any model (text.cpp).
-std::string render_text(const Model& m, int column_width, int max_cell_lines);
+// The text timeline of any model (text.cpp), written to `out` row by row
+// as its marks stream in (m.each_mark): a model of Keep::Frame will do.
+void render_text(const Model& m, int column_width, int max_cell_lines, std::ostream& out);
+
+// The page of a run (html.cpp), written to `out`; `recipe` names what ran
+// in its title. `model(keep)` builds the run's model: a run of more than
+// `max_marks` marks gets the folded page, drawn from its frame and its
+// streamed marks; a smaller one every mark, from a model of everything.
+void render_html(const std::function<Model(Keep)>& model, const std::string& recipe, std::size_t max_marks,
+                 std::ostream& out);
 
 // `path` for a narrow column: `base` itself as "…", under it as "…/name", a sequential
 // suffix's leading zeros elided ("lock-0000000012" as "lock-…12").
 std::string short_path(std::string_view path, std::string_view base);
 
-// The spans of every client (spans.cpp), by lane and start.
-std::vector<Span> spans_of(const scenarios::History& h, const std::vector<TraceEvent>& trace);
+// The spans of every client (spans.cpp), by lane and start; with
+// Keep::Frame no watch spans and no words.
+std::vector<Span> spans_of(const scenarios::History& h, const std::vector<TraceEvent>& trace,
+                           Keep keep = Keep::Everything);
+
+// The end of a model's time: its last mark, span edge or violation. A
+// znode's times are those of trace events, so they never lie past it.
+void set_last(Model& m, TimeMs last_mark);
 
 // The lifetimes of the znodes the trace shows being created (znodes.cpp).
 // `values` are paths the history names (e.g. the nodes acquires got), with

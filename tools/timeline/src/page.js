@@ -4,8 +4,11 @@
 // everything out. A large run (many lanes) opens zoomed on its earliest
 // violation (without one: on its start, zoomed so that marks stand apart),
 // with the lanes that show nothing in view folded to a line; "show all"
-// shows the whole run and every lane. Every string goes in as
-// textContent or a title (never as markup).
+// shows the whole run and every lane. A folded page (data.folded: a run
+// with more marks than a page draws one by one) draws each lane's time
+// buckets instead of its spans and marks, and opens on the whole run.
+// Violation bands start below the time axis, so none crosses its labels.
+// Every string goes in as textContent or a title (never as markup).
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('data').textContent);
@@ -18,10 +21,11 @@
   var toViolation = document.getElementById('to-violation');
   var NAME_WIDTH = 230, MARGIN_MS = Math.max(10, Math.round(data.last * 0.02));
   var LABEL_ROW = 15;  // pixels per row of violation labels
+  var LABEL_ROWS = 4;  // rows of violation labels at most; a label that fits none is hidden (its band keeps its title)
   var MARK_PX = 10;    // a large run without a violation opens with about one mark per MARK_PX pixels
   // Large: more lanes than a screen shows at once.
   var clients = data.lanes.filter(function (l) { return l.kind === 'client'; }).length;
-  var LARGE = data.lanes.length > 40 || clients > 8;
+  var LARGE = !data.folded && (data.lanes.length > 40 || clients > 8);
   var GLYPHS = { invoke: '\u25B8', ok: '\u2713', fail: '\u2717', info: '?', note: '\u2691', request: '\u2502',
     response: '\u00B7', error: '\u00D7', watch: '\u25C6', state: '\u25CF', fault: '\u25B2', server: '\u25A0',
     annotation: '\u270E' };
@@ -50,12 +54,41 @@
     return { row: row, label: label, track: track };
   }
 
+  // A folded lane's buckets: [index, held ms, waited ms, marks, faults].
+  // Shade: how many marks (against the busiest bucket); bars from the
+  // bottom: the shares of the bucket's time held and waited.
+  var busiest = 1;
+  if (data.folded) {
+    data.lanes.forEach(function (l) { l.buckets.forEach(function (b) { busiest = Math.max(busiest, b[3]); }); });
+  }
+  function drawBuckets(l, ln, times) {
+    var width = data.folded.bucket_ms;
+    l.buckets.forEach(function (b) {
+      var from = b[0] * width, cell = el('div', 'bucket', ln.track);
+      cell.style.background = 'rgba(84, 110, 122, ' + (0.08 + 0.5 * b[3] / busiest).toFixed(3) + ')';
+      var held = el('div', 'held', cell), waited = el('div', 'waited', cell);
+      held.style.height = Math.min(100, 100 * b[1] / width).toFixed(1) + '%';
+      waited.style.height = Math.min(100, 100 * b[2] / width).toFixed(1) + '%';
+      waited.style.bottom = held.style.height;
+      if (b[4] > 0) el('div', 'mark fault', cell).textContent = '\u25B2';
+      cell.title = l.name + ', t=' + from + ' to ' + (from + width - 1) + ': held ' + b[1] + ' ms, waited ' + b[2] +
+          ' ms; ' + b[3] + ' events, ' + b[4] + ' faults';
+      placed.push([cell, from, from + width]);
+      times.push(from);
+    });
+  }
+
   function drawLane(l) {
     var title = l.kind === 'znode' ? l.title : l.name;
     var ln = lane(l.kind, l.name, title);
     var times = [];
     if (l.culprit) ln.label.className += ' culprit';
     if (l.kind === 'znode') ln.label.style.color = clientColor(l.client);
+    if (l.buckets) {
+      drawBuckets(l, ln, times);
+      drawn.push({ row: ln.row, culprit: !!l.culprit, times: times });
+      return;
+    }
     l.spans.forEach(function (s) {
       var span = el('div', 'span ' + s[2] + (s[1] < 0 ? ' open' : ''), ln.track);
       if (s[2] === 'holding') span.textContent = s[3];
@@ -86,8 +119,10 @@
     if (l.kind === 'znode' && data.lanes[i - 1].kind !== 'znode') section('znodes (colour: the client that created it)');
     drawLane(l);
   });
+  var bands = [];
   inTime.forEach(function (v) {
     var band = el('div', 'band', chart);
+    bands.push(band);
     band.title = 'violation of ' + v.property + ' at t=' + v.t + ': ' + v.message;
     placed.push([band, v.t, null, true]);
     var label = el('span', 'label', strip.track);
@@ -108,19 +143,32 @@
   }
 
   // Each label in the first row where it clears the labels before it (by
-  // time); the row of labels grows to fit them, so none covers the axis.
+  // time); the row of labels grows to fit them, so none covers the axis,
+  // up to LABEL_ROWS rows: a label that clears none of them is hidden
+  // until a zoom gives it room.
   function stackLabels() {
     if (!strip) return;
     var order = labels.map(function (label, i) { return i; });
     order.sort(function (a, b) { return inTime[a].t - inTime[b].t || a - b; });
     var rowEnds = [];
     order.forEach(function (i) {
+      labels[i].style.display = '';
       var left = labels[i].offsetLeft, row = 0;
       while (row < rowEnds.length && rowEnds[row] > left) row++;
+      if (row >= LABEL_ROWS) {
+        labels[i].style.display = 'none';
+        return;
+      }
       rowEnds[row] = left + labels[i].offsetWidth + 4;
       labels[i].style.top = row * LABEL_ROW + 'px';
     });
     strip.track.style.height = rowEnds.length * LABEL_ROW + 'px';
+  }
+
+  // The bands run from below the time axis to the bottom of the chart.
+  function placeBands() {
+    var top = axis.row.offsetTop + axis.row.offsetHeight;
+    bands.forEach(function (band) { band.style.top = top + 'px'; });
   }
 
   // The simulated times in view: from the left edge of the tracks (right
@@ -177,6 +225,7 @@
       tick.textContent = String(t);
     }
     stackLabels();
+    placeBands();
     zoomLabel.textContent = (scale >= 1 ? scale.toFixed(0) + ' px/ms' : (1 / scale).toFixed(0) + ' ms/px');
   }
 
@@ -200,7 +249,7 @@
     var from = v.t, to = v.t;
     var context = { holding: 1, paused: 1, unaware: 1, crashed: 1, disconnected: 1 };
     data.lanes.forEach(function (l) {
-      if (!l.culprit) return;
+      if (!l.culprit || !l.spans) return;
       l.spans.forEach(function (s) {
         var spanEnd = s[1] < 0 ? end() : s[1];
         if (context[s[2]] && s[0] <= v.t && v.t <= spanEnd) {

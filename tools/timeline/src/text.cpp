@@ -11,13 +11,16 @@
 
 #include <algorithm>
 #include <array>
+#include <ostream>
 #include <queue>
+#include <sstream>
 
 namespace zksim::timeline {
 namespace {
 
 using detail::Mark;
 using detail::Model;
+using detail::Words;
 using detail::Span;
 using detail::SpanKind;
 
@@ -123,12 +126,12 @@ std::string header(const Model& m) {
 
 namespace detail {
 
-std::string render_text(const Model& m, int column_width, int max_cell_lines) {
+void render_text(const Model& m, int column_width, int max_cell_lines, std::ostream& out) {
   const std::size_t w = static_cast<std::size_t>(std::max(column_width, 12));
   const std::size_t content = w - 3;
   const std::size_t max_lines = static_cast<std::size_t>(std::max(max_cell_lines, 1));
 
-  std::string out = header(m) + "\n";
+  out << header(m) << "\n";
   const std::string titles = title_rows(m, w);
   std::size_t v = 0, rows = 0;
   Markers markers(m.spans, m.clients);
@@ -137,19 +140,17 @@ std::string render_text(const Model& m, int column_width, int max_cell_lines) {
   const auto violations_until = [&](TimeMs t) {
     for (; v < in_time.size() && in_time[v].time <= t; ++v) {
       const scenarios::Violation& x = in_time[v];
-      out += detail::printable(fmt::format("{:>{}} !!! VIOLATION {}: {}", x.time, kTimeWidth, x.property, x.message)) + "\n";
+      out << detail::printable(fmt::format("{:>{}} !!! VIOLATION {}: {}", x.time, kTimeWidth, x.property, x.message)) << "\n";
     }
   };
-  for (std::size_t i = 0; i < m.marks.size();) {
-    const TimeMs t = m.marks[i].t;
-    // Every lane's labels at t: clients 0.., then the server.
-    std::vector<std::vector<std::string>> labels(static_cast<std::size_t>(m.clients) + 1);
-    for (; i < m.marks.size() && m.marks[i].t == t; ++i) {
-      const Mark& k = m.marks[i];
-      const std::size_t lane = k.lane < 0 ? labels.size() - 1 : static_cast<std::size_t>(k.lane);
-      labels[lane].push_back(k.label);
-    }
-    if (rows++ % kHeaderEvery == 0) out += titles;
+  // The row of one instant, written when the marks reach the next: every
+  // lane's labels at t (clients 0.., then the server).
+  std::vector<std::vector<std::string>> labels(static_cast<std::size_t>(m.clients) + 1);
+  TimeMs t = 0;
+  bool any = false;
+  std::string row;
+  const auto write_row = [&] {
+    if (rows++ % kHeaderEvery == 0) out << titles;
     violations_until(t);
     std::vector<std::string> marker(static_cast<std::size_t>(m.clients));
     for (int lane = 0; lane < m.clients; ++lane) marker[static_cast<std::size_t>(lane)] = markers.at(lane, t);
@@ -161,7 +162,7 @@ std::string render_text(const Model& m, int column_width, int max_cell_lines) {
       height = std::max(height, cells.back().size());
     }
     for (std::size_t line = 0; line < height; ++line) {
-      std::string row = line == 0 ? fmt::format("{:>{}} ", t, kTimeWidth) : std::string(kTimeWidth + 1, ' ');
+      row = line == 0 ? fmt::format("{:>{}} ", t, kTimeWidth) : std::string(kTimeWidth + 1, ' ');
       for (std::size_t lane = 0; lane < cells.size(); ++lane) {
         const bool server = lane + 1 == cells.size();
         const std::string text = line < cells[lane].size() ? cells[lane][line] : std::string();
@@ -172,29 +173,52 @@ std::string render_text(const Model& m, int column_width, int max_cell_lines) {
         }
       }
       while (!row.empty() && row.back() == ' ') row.pop_back();
-      out += row + "\n";
+      out << row << "\n";
     }
-  }
+    for (auto& l : labels) l.clear();
+  };
+  m.each_mark(Words::Label, [&](const Mark& k) {
+    if (any && k.t != t) write_row();
+    t = k.t;
+    any = true;
+    const std::size_t lane = k.lane < 0 ? labels.size() - 1 : static_cast<std::size_t>(k.lane);
+    labels[lane].push_back(k.label);
+  });
+  if (any) write_row();
   violations_until(INT64_MAX);
   for (const scenarios::Violation& x : whole_run) {
-    out += detail::printable(fmt::format("{:>{}} !!! VIOLATION of the whole run: {}: {}", "end", kTimeWidth, x.property, x.message)) + "\n";
+    out << detail::printable(fmt::format("{:>{}} !!! VIOLATION of the whole run: {}: {}", "end", kTimeWidth, x.property, x.message)) << "\n";
   }
-  return out;
 }
 
 }  // namespace detail
 
+void write_text(std::ostream& out, const scenarios::Scenario& s, const scenarios::ScenarioRun& run,
+                const TextOptions& options) {
+  detail::render_text(detail::build_model(s, run, detail::Keep::Frame), options.column_width, options.max_cell_lines, out);
+}
+
 std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run, const TextOptions& options) {
-  return detail::render_text(detail::build_model(s, run), options.column_width, options.max_cell_lines);
+  std::ostringstream out;
+  write_text(out, s, run, options);
+  return std::move(out).str();
 }
 
 std::string text(const scenarios::Scenario& s, const scenarios::ScenarioRun& run) {
   return text(s, run, TextOptions{});
 }
 
+void write_lease_text(std::ostream& out, const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run,
+                      const TextOptions& options) {
+  detail::render_text(detail::build_lease_model(s, run, detail::Keep::Frame), options.column_width,
+                      options.max_cell_lines, out);
+}
+
 std::string lease_text(const scenarios::LeaseScenario& s, const scenarios::LeaseScenarioRun& run,
                        const TextOptions& options) {
-  return detail::render_text(detail::build_lease_model(s, run), options.column_width, options.max_cell_lines);
+  std::ostringstream out;
+  write_lease_text(out, s, run, options);
+  return std::move(out).str();
 }
 
 }  // namespace zksim::timeline
