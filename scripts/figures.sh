@@ -129,8 +129,17 @@ bench timeline "${aggregates[@]}"
 layers_cmd=(valgrind --tool=callgrind --callgrind-out-file=cg.out '--toggle-collect=zksim::scenarios::run(*'
   build/tools/zksim-bench-harness --benchmark_filter=BM_LockScenario/0 --benchmark_min_time=1)
 layers="$work/layers.md"
+# The command as a shell reads it: words with shell syntax in them quoted.
+shell_words() {
+  local w out=()
+  for w in "$@"; do
+    if [[ "$w" =~ ^[A-Za-z0-9_./=:,+@%-]+$ ]]; then out+=("$w"); else out+=("'$w'"); fi
+  done
+  echo "${out[*]}"
+}
+layers_text="$(shell_words "${layers_cmd[@]}")"
 if command -v valgrind >/dev/null; then
-  echo "figures.sh: ${layers_cmd[*]}" >&2
+  echo "figures.sh: $layers_text" >&2
   if (cd "$work" && "${layers_cmd[@]/#build\//$build/}" >&2) && python3 tools/measure/layers.py "$work/cg.out" > "$layers"; then
     :
   else
@@ -308,7 +317,7 @@ Where a lock scenario's instructions go, by layer (the self cost of each
 layer's functions, under callgrind, per scenario):
 
 \`\`\`sh
-${layers_cmd[*]}
+$layers_text
 python3 tools/measure/layers.py cg.out
 \`\`\`
 
