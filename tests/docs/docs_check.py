@@ -31,13 +31,13 @@ What it checks:
   (`recipes/src/lock.cpp`, `tests/wire/data/*.hex`) must exist; a span
   naming a public header (`zksim/client.h`) must be one under some
   include/ directory; a span `BM_NAME` must be a registered benchmark.
-- In every code block and span, a path in the source tree must exist.
+- In sh blocks, every word that is a path in the source tree must exist.
 - Links to files ([text](docs/cli.md#anchor)) must reach a file, and an
   anchor a heading of it.
 - --max-lines N: the document has at most N lines.
 
-Other code blocks (cpp, cmake, python, java) are illustrations and are not
-run. Exit status: 0 when everything holds, 1 otherwise.
+Other code blocks (cpp, cmake, python, java, diagrams) are illustrations and
+are not checked. Exit status: 0 when everything holds, 1 otherwise.
 """
 import fnmatch
 import glob
