@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing and builds the benchmark programs the README's
-# figures come from (build/tools/zksim-bench-*; Release, Google Benchmark).
-# It builds them only; the README gives the command that measures each.
+# Installs what is missing and builds the benchmark programs the figures
+# come from (build/tools/zksim-bench-*; Release, Google Benchmark).
+# It builds them only; docs/figures.md gives the command that measures each.
 # Usage: scripts/bench.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The false-alarm figure of the README: every correct recipe under no
+# The false-alarm check (docs/testing.md): every correct recipe under no
 # faults and under each fault class, 12,500 seeded runs each (100,000 runs
 # per fault class), three times: as the matrix runs them (each run drawing
 # its clients' libraries), with C clients only, and with c, curator and

@@ -1,35 +1,42 @@
 #!/usr/bin/env bash
-# Regenerates the figures of the README's "Figures" section. Builds what
-# they come from (scripts/bench.sh, the zksim program, the test programs it
-# runs), runs every benchmark and command the section quotes, and prints the
-# figures as markdown tables on stdout, each under the command it comes
-# from; builds and the benchmarks' own consoles go to stderr.
-# Usage: scripts/figures.sh [--quick]
+# Measures the project's figures and writes them to docs/figures.md, each
+# under the command it comes from, after the machine, the date and the
+# commit. Builds what they come from (scripts/bench.sh, the zksim program,
+# and without --quick the test programs it runs); builds and the
+# benchmarks' own consoles go to stderr.
+# Usage: scripts/figures.sh [--quick] [--out FILE]
 #   --quick  one repetition of each benchmark instead of 3 (5 for the
 #            world), and the rapidcheck shrink test and the real-server
-#            and conformance suites (about 45, 15 and 30 s) left out: for
-#            a look, not for the README.
+#            and conformance suites (about 45, 15 and 30 s) left out.
+#   --out FILE  write there instead of docs/figures.md ('-': stdout).
 # Exit status: 0 when every figure was measured; 1 when a program failed
 # (its figure then reads "failed" or "not measured"); 2 bad usage.
 #
 # Benchmark figures vary with what else the machine runs: CPU time is given
 # where the benchmark measures work (it counts this process only), wall
 # clock where it measures waiting (the real server), and the load average
-# before and after. Catch counts and shrunk sizes are deterministic.
+# before and after. Catch counts, shrunk sizes and instruction counts are
+# deterministic.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build"
 
 quick=0
-for a in "$@"; do
-  case "$a" in
-    --quick) quick=1 ;;
+out_file="$root/docs/figures.md"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1; shift ;;
+    --out)
+      if [ $# -lt 2 ]; then echo "figures.sh: --out needs a file (see --help)" >&2; exit 2; fi
+      out_file="$2"
+      shift 2
+      ;;
     -h | --help)
       sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
-      echo "figures.sh: unknown option '$a' (see --help)" >&2
+      echo "figures.sh: unknown option '$1' (see --help)" >&2
       exit 2
       ;;
   esac
@@ -41,11 +48,20 @@ if [ "$quick" = 1 ]; then
   world_reps=1
 fi
 
+if [ "$out_file" != - ]; then
+  case "$out_file" in /*) ;; *) out_file="$PWD/$out_file" ;; esac
+fi
+
+# The test programs behind the suites it times (probes; without --quick
+# also the rapidcheck shrink test, the real server's and conformance).
+targets=(--target zksim --target scenarios_probes_exploration_test)
+if [ "$quick" = 0 ]; then
+  targets+=(--target scenarios_flawed_properties_test --target real_recipes_test --target conformance_tree_test
+    --target conformance_watch_session_test)
+fi
 bash "$root/scripts/bench.sh" >&2
 bash "$root/scripts/build.sh" "$build" -DCMAKE_BUILD_TYPE=Release -DZKSIM_SANITIZE=OFF -DZKSIM_BENCHMARKS=ON \
-  -DBUILD_TESTING=ON --target zksim --target scenarios_flawed_properties_test \
-  --target scenarios_probes_exploration_test --target real_recipes_test --target conformance_tree_test \
-  --target conformance_watch_session_test >&2
+  -DBUILD_TESTING=ON "${targets[@]}" >&2
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -105,6 +121,34 @@ bench world "${world_aggregates[@]}"
 bench harness "${aggregates[@]}"
 bench probes "${aggregates[@]}"
 bench side-by-side "${aggregates[@]}"
+bench lease "${aggregates[@]}"
+bench timeline "${aggregates[@]}"
+
+# A lock scenario's instructions by layer, under callgrind (instructions
+# are the same on every run of one binary, unlike times here).
+layers_cmd=(valgrind --tool=callgrind --callgrind-out-file=cg.out '--toggle-collect=zksim::scenarios::run(*'
+  build/tools/zksim-bench-harness --benchmark_filter=BM_LockScenario/0 --benchmark_min_time=1)
+layers="$work/layers.md"
+# The command as a shell reads it: words with shell syntax in them quoted.
+shell_words() {
+  local w out=()
+  for w in "$@"; do
+    if [[ "$w" =~ ^[A-Za-z0-9_./=:,+@%-]+$ ]]; then out+=("$w"); else out+=("'$w'"); fi
+  done
+  echo "${out[*]}"
+}
+layers_text="$(shell_words "${layers_cmd[@]}")"
+if command -v valgrind >/dev/null; then
+  echo "figures.sh: $layers_text" >&2
+  if (cd "$work" && "${layers_cmd[@]/#build\//$build/}" >&2) && python3 tools/measure/layers.py "$work/cg.out" > "$layers"; then
+    :
+  else
+    echo "Failed (its output is above, on stderr)." > "$layers"
+    status=1
+  fi
+else
+  echo "Not measured: valgrind is not installed (Debian's \`valgrind\`)." > "$layers"
+fi
 
 jobs="$(nproc)"
 if [ "$jobs" -gt 8 ]; then jobs=8; fi
@@ -115,7 +159,7 @@ build/tools/zksim matrix --jobs "$jobs" --out "$work/matrix" --json > "$work/mat
 matrix_s="$(seconds_since "$t")"
 if [ "$matrix_rc" != 0 ]; then status=1; fi
 
-# Each flawed recipe explored as the README's example does: 200 runs from
+# Each flawed recipe explored with zksim explore's defaults: 200 runs from
 # seed 1, its own nemesis, shrunk with up to 2,000 runs.
 flawed=()
 mapfile -t flawed < <(build/tools/zksim list --json | jq -r '.recipes[] | select(.flawed) | .name')
@@ -133,7 +177,7 @@ if [ "$quick" = 0 ]; then
 fi
 if [ ! -s "$rapidcheck_json" ]; then echo '{"testsuites": []}' > "$rapidcheck_json"; fi
 
-# The test suites whose run time the README gives: "LABEL N s" lines.
+# The test suites whose run time docs/figures.md gives: "LABEL N s" lines.
 suites=(probes)
 if [ "$quick" = 0 ]; then suites+=(real-server conformance); fi
 for label in "${suites[@]}"; do
@@ -147,20 +191,40 @@ done > "$work/suites.txt"
 total_s="$(seconds_since "$started")"
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
-# ---------------------------------------------------------------- the tables
+# ---------------------------------------------------------------- the page
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 mem_gb="$(awk '/^MemTotal/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)"
 compiler="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")"
-cat <<EOF
-Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/figures.sh$([ "$quick" = 1 ] && echo " --quick")\` ($total_s s after the build) at commit $commit:
-$cpu, $(nproc) CPUs, $mem_gb GB, $(. /etc/os-release && echo "$PRETTY_NAME"), $("$compiler" --version | head -1);
-Release build. Load average (1, 5, 15 min) before: $load_before; after: $load_after.
-
-EOF
+exec 3>&1 >"$work/figures.md"
 
 cat <<EOF
-Server op mix through \`Server::apply\`, CPU time, $(median_of "$reps")
-(\`build/tools/zksim-bench-tree$(args_text "${aggregates[@]}")\`):
+# Figures
+
+Written by \`scripts/figures.sh$([ "$quick" = 1 ] && echo " --quick")\`: run it again rather than edit this
+page. Each figure follows the command that measures it. Benchmark figures
+vary with what else the machine runs: CPU time is given where the
+benchmark measures work, wall clock where it measures waiting (the real
+server), and the load average before and after; catch counts, shrunk
+sizes, allocation and instruction counts are the same on every run.
+
+| | |
+| --- | --- |
+| measured | $(date -u '+%Y-%m-%d %H:%M UTC'), $total_s s after the build |
+| commit | $commit |
+| CPU | $cpu, $(nproc) cores |
+| memory | $mem_gb GB |
+| OS | $(. /etc/os-release && echo "$PRETTY_NAME") |
+| compiler | $("$compiler" --version | head -1), Release build |
+| load average (1, 5, 15 min) | before: $load_before; after: $load_after |
+
+## The server
+
+Server op mix (create, getData, setData, getChildren of a 5-child parent,
+delete; small nodes) through \`Server::apply\`, CPU time, $(median_of "$reps"):
+
+\`\`\`sh
+build/tools/zksim-bench-tree$(args_text "${aggregates[@]}")
+\`\`\`
 
 | background | ops/s | ns/op |
 | --- | --- | --- |
@@ -181,21 +245,28 @@ echo
 report '
 named("BM_Memory/") | measured(
   "Memory, \(.run_name | capture("BM_Memory/(?<n>[0-9]+)").n | tonumber | commas) znodes with 16-byte data "
-  + "(`BM_Memory`): \(.rss_MB | fixed(0)) MB resident "
+  + "(`BM_Memory`, same command): \(.rss_MB | fixed(0)) MB resident "
   + "(\(.rss_bytes_per_znode | fixed(0)) bytes per znode), heap in use \(.heap_MB | fixed(0)) MB.")' \
   "$work/tree.json"
 echo
 
 cat <<EOF
-End-to-end simulated client operations (client library, network, server and
-back), the other sessions connected and idle, CPU time, $(median_of "$world_reps")
-(\`build/tools/zksim-bench-world$(args_text "${world_aggregates[@]}")\`):
+## The simulated world
 
-| sessions | ops/s | ns/op |
-| --- | --- | --- |
+End-to-end simulated client operations (create, getData, setData, exists,
+delete through the client library, network, server and back; 1 ms
+latency), the other sessions connected and idle, CPU time, $(median_of "$world_reps");
+allocations are operator new calls over a batch, per operation:
+
+\`\`\`sh
+build/tools/zksim-bench-world$(args_text "${world_aggregates[@]}")
+\`\`\`
+
+| sessions | ops/s | ns/op | allocations an op |
+| --- | --- | --- | --- |
 EOF
 report 'chosen | select(.run_name | startswith("BM_ClientOps/"))
-  | "| \(.run_name | ltrimstr("BM_ClientOps/") | tonumber | commas) | \(measured(.items_per_second | rate)) | \(measured(1e9 / .items_per_second | sig3)) |"' \
+  | "| \(.run_name | ltrimstr("BM_ClientOps/") | tonumber | commas) | \(measured(.items_per_second | rate)) | \(measured(1e9 / .items_per_second | sig3)) | \(measured(.allocs_per_op | fixed(2))) |"' \
   "$work/world.json"
 echo
 
@@ -212,12 +283,22 @@ report 'chosen | select(.run_name | startswith("BM_ClientOpsOnServers/"))
 echo
 
 cat <<EOF
-The harness, CPU time, $(median_of "$reps") (\`build/tools/zksim-bench-harness$(args_text "${aggregates[@]}")\`):
+## The harness
 
+Complete lock scenarios (5 clients x 10 acquisitions, every checker on,
+run as a campaign runs them, keeping verdicts and not the trace), with
+each client library's semantics, CPU time, $(median_of "$reps"):
+
+\`\`\`sh
+build/tools/zksim-bench-harness$(args_text "${aggregates[@]}")
+\`\`\`
+
+| clients | scenarios/s | µs CPU each | allocations each |
+| --- | --- | --- | --- |
 EOF
-report 'named("BM_LockScenario") | measured(
-  "Complete lock scenarios (5 clients x 10 acquisitions, every checker on): \(.items_per_second | commas) per second, "
-  + "\(.cpu_time | sig3) µs CPU each.")' "$work/harness.json"
+report 'chosen | select(.run_name | test("^BM_LockScenario/[0-9]+$"))
+  | "| \(.label) | \(measured(.items_per_second | commas)) | \(measured(.cpu_time | sig3)) | \(measured(.allocs | commas)) |"' \
+  "$work/harness.json"
 echo
 
 cat <<EOF
@@ -232,6 +313,21 @@ report 'chosen | select(.run_name | startswith("BM_LockScenarioOnServers/"))
 echo
 
 cat <<EOF
+Where a lock scenario's instructions go, by layer (the self cost of each
+layer's functions, under callgrind, per scenario):
+
+\`\`\`sh
+$layers_text
+python3 tools/measure/layers.py cg.out
+\`\`\`
+
+EOF
+cat "$layers"
+echo
+
+cat <<EOF
+## The flawed recipes
+
 Each flawed recipe against the property it breaks. *Caught in run*: the
 first violating run of \`build/tools/zksim explore --recipe NAME --json\`
 (200 runs from seed 1, under the recipe's own nemesis). *Time to catch*:
@@ -269,8 +365,13 @@ done
 echo
 
 cat <<EOF
-Counting the coverage probes over a finished run, CPU time, $(median_of "$reps")
-(\`build/tools/zksim-bench-probes$(args_text "${aggregates[@]}")\`):
+## Coverage probes
+
+Counting the coverage probes over a finished run, CPU time, $(median_of "$reps"):
+
+\`\`\`sh
+build/tools/zksim-bench-probes$(args_text "${aggregates[@]}")
+\`\`\`
 
 | runs | trace events a run | µs a run | ns an event |
 | --- | --- | --- | --- |
@@ -282,9 +383,65 @@ report 'chosen | select(.run_name | startswith("BM_Probes"))
   "$work/probes.json"
 echo
 
-echo "Test suites, wall clock: $(awk '{ label = $1; $1 = ""; printf "%s`ctest --test-dir build -L %s`%s", (NR > 1 ? ", " : ""), label, $0 }' "$work/suites.txt")."
+cat <<EOF
+## The lease locks
+
+Complete lease-lock scenarios (3 clients x 3 rounds, every checker on),
+without faults and under every lease fault class, CPU time; and the time
+until each flawed lease lock is caught under the fault class that exposes
+it (the median of 20 campaigns, wall clock); $(median_of "$reps"):
+
+\`\`\`sh
+build/tools/zksim-bench-lease$(args_text "${aggregates[@]}")
+\`\`\`
+
+| lease lock | scenarios/s, no faults | under every fault class | allocations a scenario, no faults |
+| --- | --- | --- | --- |
+EOF
+report '[chosen | select(.run_name | startswith("BM_LeaseScenario/"))]
+  | group_by(.run_name | split("/")[1] | tonumber)[]
+  | (map(select(.run_name | endswith("/0")))[0]) as $plain
+  | (map(select(.run_name | endswith("/1")))[0]) as $faults
+  | "| \($plain.label) | \($plain | measured(.items_per_second | commas)) | \($faults | measured(.items_per_second | commas)) | \($plain | measured(.allocs | commas)) |"' \
+  "$work/lease.json"
+echo
+echo "| flawed lease lock | median time to catch | median runs |"
+echo "| --- | --- | --- |"
+report 'chosen | select(.run_name | startswith("BM_LeaseTimeToCatch/"))
+  | "| \(.label) | \(measured(.median_ms | sig3)) ms | \(measured(.median_runs | fixed(0))) |"' \
+  "$work/lease.json"
 echo
 
+cat <<EOF
+## The timelines
+
+The text timeline (\`zksim replay\`) and the HTML page (\`zksim timeline
+--html\`) of a 20-client lock scenario (seed 1, no faults), CPU time of the
+picture alone, the run made beforehand, $(median_of "$reps"):
+
+\`\`\`sh
+build/tools/zksim-bench-timeline$(args_text "${aggregates[@]}")
+\`\`\`
+
+| rounds | trace events | text | µs an event | page | µs an event |
+| --- | --- | --- | --- | --- | --- |
+EOF
+report '[chosen | select(.run_name | startswith("BM_Timeline"))]
+  | group_by(.run_name | capture("rounds:(?<n>[0-9]+)").n | tonumber)[]
+  | (map(select(.run_name | startswith("BM_TimelineText")))[0]) as $text
+  | (map(select(.run_name | startswith("BM_TimelineHtml")))[0]) as $html
+  | "| \($text.run_name | capture("rounds:(?<n>[0-9]+)").n) | \($text | measured(.events | commas)) | "
+    + "\($text | measured((.cpu_time | sig3) + " ms")) | \($text | measured(.cpu_time * 1000 / .events | sig3)) | "
+    + "\($html | measured((.cpu_time | sig3) + " ms")) | \($html | measured(.cpu_time * 1000 / .events | sig3)) |"' \
+  "$work/timeline.json"
+echo
+
+cat <<EOF
+## Test suites and the verdict matrix
+
+EOF
+echo "Wall clock: $(awk '{ label = $1; $1 = ""; printf "%s`ctest --test-dir build -L %s`%s", (NR > 1 ? ", " : ""), label, $0 }' "$work/suites.txt")."
+echo
 report '
 "The verdict matrix (`build/tools/zksim matrix --jobs \($jobs)`, as `scripts/main.sh` runs it): "
 + "\(.runs | commas) runs in \($s) s wall clock; "
@@ -293,9 +450,14 @@ report '
 echo
 
 cat <<EOF
-Side by side with a real ZooKeeper 3.8 server (started as the tests start
-it), wall clock for both, $(median_of "$reps")
-(\`build/tools/zksim-bench-side-by-side$(args_text "${aggregates[@]}")\`):
+## Side by side with a real ZooKeeper server
+
+Debian's ZooKeeper 3.8, started as the tests start it; wall clock for
+both, $(median_of "$reps"):
+
+\`\`\`sh
+build/tools/zksim-bench-side-by-side$(args_text "${aggregates[@]}")
+\`\`\`
 
 | workload | simulator | real server | sim / real |
 | --- | --- | --- | --- |
@@ -308,5 +470,30 @@ def row($what; $bm):
        then "\($sim.items_per_second / $real.items_per_second | commas)×" else "—" end) + " |";
 row("lock handoffs, 5 clients on one `recipes::Lock`, no hold"; "LockHandoffs"),
 row("create+delete pairs, one client"; "CreateDelete")' "$work/side-by-side.json"
+echo
 
+cat <<'EOF'
+## Measured by other commands
+
+These take minutes each, so this script leaves them out; each prints its
+own figures:
+
+```sh
+build/tools/zksim-bench-strategies       # runs and time until each strategy catches each flawed recipe
+scripts/flavour_figures.sh               # the flawed recipes of the client flavours: runs to the first catch, shrunk sizes
+scripts/flaw_figures.sh build flawed/unsynced-barrier flawed/unsynced-protected-lock   # any flawed recipes, the same way
+scripts/false_alarms.sh                  # 100,000 runs of the correct recipes per fault class: violations must be none
+scripts/mutants.sh                       # the mutation benchmark: kill rate per search strategy
+scripts/serve_figures.py                 # zksim serve beside the real server, through the socket
+scripts/fuzz.sh                          # the wire decoders' long fuzz run
+```
+EOF
+
+exec 1>&3 3>&-
+if [ "$out_file" = - ]; then
+  cat "$work/figures.md"
+else
+  cp "$work/figures.md" "$out_file"
+  echo "figures.sh: wrote $out_file" >&2
+fi
 exit "$status"

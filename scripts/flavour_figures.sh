@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The client-flavour figures of the README: the flawed recipes a flavour
+# The client-flavour figures (docs/flavours.md): the flawed recipes a flavour
 # exposes, each under its own nemesis and flavour (scripts/flaw_figures.sh).
 # Usage: scripts/flavour_figures.sh [BUILD_DIR]
 set -euo pipefail

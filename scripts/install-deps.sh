@@ -15,7 +15,7 @@ packages=(
   libcurl4-openssl-dev         # that test talks to etcd's gRPC gateway (JSON over HTTP) with libcurl
   chromium                     # the HTML timeline test loads the page in headless Chromium
   jq                           # scripts/figures.sh reads the benchmarks' and zksim's JSON reports
-  python3                      # tests/docs/tutorial_check.py runs the tutorial's commands
+  python3                      # tests/docs/docs_check.py runs and checks the documents' commands
   clang libclang-rt-14-dev     # the wire decoders' libFuzzer smoke test (tests/wire/fuzz)
   python3-kazoo                # tests/wire/capture/capture.py: kazoo is one of the captured clients,
                                # and tests/wire/clients/kazoo_recipes.py runs its recipes on zksim serve

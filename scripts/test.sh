@@ -16,12 +16,12 @@ if [ "${1:-}" = "--sanitize" ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   # Release pass only: shrinking the flawed recipes' counterexamples takes
   # many minutes under ASan and runs no code the other tests do not; the
-  # scripts, the installed package and the tutorial test shell scripts,
-  # CMake and documents, and build their own copies of the code; the
-  # browser tests test the timeline page's script in Chromium; the memory
-  # tests measure peak memory, which ASan's quarantine of freed memory
-  # would swamp.
-  exclude=(-LE 'shrink|scripts|install|tutorial|browser|memory')
+  # scripts and the installed package test shell scripts and CMake, and
+  # build their own copies of the code; the documents' commands (label docs)
+  # test documents and run only what other tests run; the browser tests
+  # test the timeline page's script in Chromium; the memory tests measure
+  # peak memory, which ASan's quarantine of freed memory would swamp.
+  exclude=(-LE 'shrink|scripts|install|docs|browser|memory')
 else
   build="$root/build"
   # Benchmarks on: they are built (not run) so that CI notices when they break.

@@ -96,6 +96,16 @@ figures_sh_refuses_unknown_options() {
   [ ! -e "$sandbox/build" ] || fail "figures.sh built before refusing"
 }
 
+# figures.sh refuses --out without a file, as bad usage (2), before it
+# builds or measures anything.
+figures_sh_refuses_out_without_a_file() {
+  rc=0
+  out="$(bash "$sandbox/scripts/figures.sh" --quick --out 2>&1)" || rc=$?
+  [ "$rc" = 2 ] || fail "figures.sh --out exited $rc: $out"
+  grep -q -- "--out needs a file" <<<"$out" || fail "figures.sh --out said: $out"
+  [ ! -e "$sandbox/build" ] || fail "figures.sh built before refusing"
+}
+
 # mutants.sh refuses an option it does not know, as bad usage (2), before it
 # builds or runs anything.
 mutants_sh_refuses_unknown_options() {

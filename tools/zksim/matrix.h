@@ -19,8 +19,8 @@ struct MatrixOptions {
   std::vector<std::string> faults;   // "none" and/or fault class names, in that order
   std::int64_t runs = 300;           // per recipe and fault configuration
   // Split those runs four ways: random and pct (depth 3), each with plain
-  // and with varied workloads, the mix that kills the most mutants (README,
-  // Mutation benchmark); false: random only, plain unless `varied`.
+  // and with varied workloads, the mix that kills the most mutants
+  // (scripts/mutants.sh, docs/testing.md); false: random only, plain unless `varied`.
   bool mix = true;
   std::uint64_t seed = 1;
   int clients = 4, rounds = 4;

@@ -1,6 +1,6 @@
 // The properties the harness judges, one list: each one's name (as
 // reports, scenario files and `zksim list` give it) and what it says.
-// README, "The harness", tells each in full; checkers.h checks them.
+// docs/harness.md tells each in full; checkers.h checks them.
 #pragma once
 
 #include <optional>

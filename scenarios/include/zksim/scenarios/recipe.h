@@ -33,7 +33,7 @@
 
 namespace zksim::scenarios {
 
-// What drives a recipe and what judges it (README, "The harness"):
+// What drives a recipe and what judges it (docs/harness.md):
 //   Lock           clients acquire, hold, release: exclusion as believed, on
 //                  the server and at a fenced counter, FIFO grants, herd effect
 //   ReadWriteLock  the same with readers and writers (every third client writes)
@@ -183,7 +183,7 @@ struct RecipeTraits {
 };
 
 // A recipe known to break a property: under which nemesis, and with which
-// client library, the harness should catch it (README, the verdict matrix).
+// client library, the harness should catch it (the verdict matrix, docs/cli.md).
 struct Flaw {
   std::string property;
   std::int32_t fault_class = 0;  // a FaultKind or TimedFault; rate 0: no faults needed

@@ -47,7 +47,7 @@ std::optional<Strategy> strategy_named(std::string_view name);
 // schedules of them (2 or 3 clients) found none of the flaws that need a
 // fault (flawed/no-guid-lock, forgetful-lock, stubborn-unlock-lock); with
 // latency held, no-guid-lock and stubborn-unlock-lock are found within 100
-// schedules (README). Without a nemesis the delays are what a search has to
+// schedules (zksim-bench-strategies). Without a nemesis the delays are what a search has to
 // explore (flawed/prefix-write-lock needs them).
 WorldConfig strategy_config(Strategy s, WorldConfig config);
 
