@@ -44,7 +44,7 @@ AnyRun run_any(const AnyScenario& s, const std::function<void(const AnyRun&, con
     // A verdict alone is made in a child process, where a recipe that
     // crashes gives the verdict "violation crashed".
     const scenarios::ScenarioRun r =
-        with_timeline ? scenarios::run_scenario(*s.zookeeper) : scenarios::run_scenario_isolated(*s.zookeeper);
+        then ? scenarios::run_scenario(*s.zookeeper) : scenarios::run_scenario_isolated(*s.zookeeper);
     out = {.verdict = r.verdict,
            .expected = expected_verdict(*s.zookeeper),
            .as_expected = r.as_expected,
