@@ -63,13 +63,16 @@ void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
   }
   if (msg.session == SessionId{}) {
     SessionGrant g = ensemble.open_session(msg.timeout_ms, now, Waiter{c.server, conn, 0});
+    session_owner[g.id] = c.server;
     record(TraceKind::Server, -1, g.id, g.zxid.value, static_cast<int>(ServerAction::SessionOpened));
     // A follower answers once it has applied the createSession.
     if (ensemble.is_leader(c.server)) connected(conn, g.id);
     else ++c.waiting;
   } else if (leader().session_alive(msg.session)) {
-    // The leader validates a session that moves (Learner.validateSession).
+    // The leader validates a session that moves (Learner.validateSession)
+    // and makes this server its owner (LearnerHandler, REVALIDATE).
     leader().touch(msg.session, now);
+    session_owner[msg.session] = c.server;
     auto old = session_conn.find(msg.session);
     if (old != session_conn.end() && old->second != conn) server_close(old->second);
     if (here.session_alive(msg.session)) {
@@ -121,6 +124,7 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
     }
     send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
     session_conn.erase(session);
+    session_owner.erase(session);
     c.server_open = false;
     return;
   }
@@ -236,6 +240,14 @@ void World::Impl::release_held(int f) {
     if (m.msg.kind == UpMsg::Close) {
       forward_close(f, m.conn, m.session, m.msg.xid);
     } else if (m.msg.kind == UpMsg::Req && is_write(*m.msg.request)) {
+      if (auto owner = session_owner.find(m.session); owner != session_owner.end() && owner->second != f) {
+        // The session moved on while the write was held: refused, applied
+        // nowhere (closes are not checked: PrepRequestProcessor).
+        record(TraceKind::Server, -1, m.session, leader().last_zxid().value,
+               static_cast<int>(ServerAction::WriteRefused), f, m.msg.xid, path_of(*m.msg.request),
+               fmt::format("session moved to server {}", owner->second));
+        continue;
+      }
       Outcome out = ensemble.apply(m.session, *m.msg.request, now, nullptr, Waiter{f, m.conn, m.msg.xid});
       publish(out, out.zxid.value);
     }
@@ -303,6 +315,7 @@ void World::Impl::follower_applied(int server, const Txn& txn, std::vector<Outco
     case Txn::Kind::CloseSession:
       send_down(txn.waiter.conn, DownMsg{DownMsg::Reply, txn.waiter.xid, std::move(outs.front())});
       session_conn.erase(txn.session);
+      session_owner.erase(txn.session);
       c->server_open = false;
       return;
     case Txn::Kind::Write:
@@ -360,12 +373,14 @@ void World::Impl::publish(Outcome& out, std::int64_t zxid) {
 void World::Impl::go_silent(Handle& h, TimeMs since) {
   SessionId s = h.session;
   if (s == SessionId{} || !leader().session_alive(s) || silent_deadline.contains(s)) return;
+  // The server last heard the client at its last send or at the last ping
+  // after it (one each interval of quiet). A follower passes what it heard
+  // on to the leader (LearnerSessionTracker), so this holds for a read
+  // only the follower saw as well.
   const TimeMs interval = std::max(1, h.timeout_ms / 3);
   const TimeMs limit = paused(h) ? std::min(since, h.pause_start) : since;
-  if (limit >= h.last_send + interval) {
-    TimeMs k = (limit - h.last_send) / interval;
-    leader().touch(s, h.last_send + k * interval + cfg.latency_ms);
-  }
+  const TimeMs k = limit > h.last_send ? (limit - h.last_send) / interval : 0;
+  leader().touch(s, h.last_send + k * interval + cfg.latency_ms);
   // The server's expiry may come late (a tick, a leader election giving
   // every session a new timeout). That matters where the client may open a
   // new session meanwhile: the old one's ephemerals are still there.

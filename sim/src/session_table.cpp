@@ -21,8 +21,10 @@ bool SessionTable::touch(SessionId id, TimeMs now) {
 }
 
 void SessionTable::touch(SessionId id, SessionInfo& info, TimeMs now) {
+  // Only ever later: a touch the world dates back (the last ping it
+  // infers) never shortens what a later one gave.
   TimeMs deadline = bucket_after(now + info.timeout_ms);
-  if (deadline != info.deadline) {
+  if (deadline > info.deadline) {
     deadlines_.erase({info.deadline, id});
     info.deadline = deadline;
     deadlines_.emplace(deadline, id);

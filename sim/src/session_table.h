@@ -29,7 +29,9 @@ class SessionTable {
   explicit SessionTable(int tick_ms) : tick_ms_(tick_ms) {}
 
   void add(SessionId id, int timeout_ms, TimeMs now, std::string client_ip);
-  // Pushes the deadline to the bucket after now + timeout; false if unknown.
+  // Pushes the deadline to the bucket after now + timeout, if later (a
+  // touch never shortens it, as SessionTrackerImpl.touchSession); false if
+  // unknown.
   bool touch(SessionId id, TimeMs now);
   // The same for a session already looked up. REQUIRES: info belongs to id.
   void touch(SessionId id, SessionInfo& info, TimeMs now);

@@ -42,10 +42,10 @@ void mix_string(std::uint64_t& h, std::string_view s) {
 constexpr std::array<std::string_view, 4> kStateNames = {"connecting", "connected", "expired",
                                                          "closed"};
 
-constexpr std::array<std::string_view, 12> kServerNames = {
+constexpr std::array<std::string_view, 13> kServerNames = {
     "session-opened",   "session-expired",  "session-closed",   "reaped",   "connection-refused",
     "server-crashed",   "server-restarted", "leader-elected",   "lag-burst",
-    "follower-cut",     "follower-looking", "follower-rejoined"};
+    "follower-cut",     "follower-looking", "follower-rejoined", "write-refused"};
 
 template <std::size_t N>
 std::string_view name_in(const std::array<std::string_view, N>& names, std::int32_t i) {

@@ -279,6 +279,10 @@ struct World::Impl {
   // (nothing reads an outcome's notifications after this).
   void publish(Outcome& out, std::int64_t zxid);
   std::unordered_map<SessionId, std::uint64_t, SessionHash> session_conn;  // server side; never iterated
+  // The server each session was last opened or validated on at the leader:
+  // its owner (SessionTrackerImpl.setOwner). A write reaching the leader
+  // from another server is refused (checkSession: SessionMovedException).
+  std::unordered_map<SessionId, int, SessionHash> session_owner;  // never iterated
   // Sessions the server no longer hears pings from, by deadline.
   std::set<std::pair<TimeMs, SessionId>> silent;
   std::unordered_map<SessionId, TimeMs, SessionHash> silent_deadline;  // the key in `silent`

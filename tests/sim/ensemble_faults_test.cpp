@@ -261,6 +261,57 @@ TEST(EnsembleFaults, AWriteHeldByACutFollowerReachesTheLeaderOnceTheCutHealsUnno
   EXPECT_EQ(count_of(w, ServerAction::FollowerLooking), 0);
 }
 
+// A client whose connection to a cut follower breaks moves its session to
+// another server, which validates it at the leader and so becomes its
+// owner. The write the cut follower held reaches the leader when the cut
+// heals, from a server that no longer owns the session: refused
+// (PrepRequestProcessor.pRequest -> SessionTrackerImpl.checkSession:
+// SessionMovedException), applied nowhere. Found by the default search: the
+// lock's nodes made in the old connection appeared after their clients had
+// made new ones, and blocked the lock for good.
+TEST(EnsembleFaults, AHeldWriteWhoseSessionMovedBeforeTheCutHealedIsRefused) {
+  ListDecisions d({});
+  World w(three(), d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1, 2});
+  w.run_until(50);
+  const SessionId s = c.session_id();
+  ASSERT_TRUE(w.partition_server(1, 500));  // under partition_detect_ms
+  Error made = Error::SystemError;
+  w.spawn(c, [](Client& c, Error& made) -> Task<> { made = (co_await c.create("/w", "", CreateMode::Persistent)).error(); }(c, made));
+  w.run_until(100);
+  w.inject(FaultKind::DropBeforeApply, w.id(c), 0);  // the connection breaks; the write stays held
+  w.run_until(400);
+  EXPECT_EQ(made, Error::ConnectionLoss);
+  EXPECT_EQ(w.server_of(c), 2);
+  EXPECT_EQ(c.session_id(), s);
+  w.run_until(2000);
+  EXPECT_EQ(count_of(w, ServerAction::FollowerRejoined), 1);
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(w.server(i).node("/w")) << i;
+}
+
+// A client idle on a follower pings it, and the follower passes the touch
+// on to the leader with its own pings (LearnerSessionTracker): when its
+// connection breaks just after a read served by the follower alone, the
+// leader last heard of it then, not when it last wrote. Found by the
+// default search: the session expired the instant its connection broke.
+TEST(EnsembleFaults, ASessionIdleOnAFollowerLivesOnWhenItsConnectionBreaks) {
+  ListDecisions d({});
+  World w(three(), d);
+  Client& c = w.open("c", 2000, -1, Flavour::C, {1, 2});
+  w.run_until(50);
+  const SessionId s = c.session_id();
+  w.spawn(c, [](Client& c) -> Task<> {
+    co_await c.sleep(6000);  // three session timeouts, sending only pings
+    co_await c.get_children("/");
+  }(c));
+  w.run_until(6052);
+  w.inject(FaultKind::DropBeforeApply, w.id(c), 0);
+  w.run_until(9000);
+  EXPECT_EQ(count_of(w, ServerAction::SessionExpired), 0);
+  EXPECT_EQ(c.state(), SessionState::Connected);
+  EXPECT_EQ(c.session_id(), s);
+}
+
 TEST(EnsembleFaults, AFollowerThatNoticesItsCutDropsItsClientsAndLosesTheirHeldWrites) {
   ListDecisions d({});
   World w(three(), d);

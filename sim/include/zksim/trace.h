@@ -34,10 +34,12 @@ enum class TraceKind : std::uint8_t {
 // server's index. A partition: the follower is cut off from the leader
 // (FollowerCut), notices it and drops its clients (FollowerLooking, only if
 // the cut lasts partition_detect_ms), and is back, caught up (FollowerRejoined).
+// WriteRefused: a write a cut follower held reached the leader after its
+// session had moved to another server (SESSIONMOVED); code2 the follower.
 enum class ServerAction : std::int32_t {
   SessionOpened, SessionExpired, SessionClosed, Reaped, ConnectionRefused,
   ServerCrashed, ServerRestarted, LeaderElected, LagBurst,
-  FollowerCut, FollowerLooking, FollowerRejoined,
+  FollowerCut, FollowerLooking, FollowerRejoined, WriteRefused,
 };
 
 struct TraceEvent {

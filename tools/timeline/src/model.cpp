@@ -44,6 +44,7 @@ std::string_view server_action_name(std::int32_t code) {
     case ServerAction::FollowerCut: return "follower cut off";
     case ServerAction::FollowerLooking: return "follower looking";
     case ServerAction::FollowerRejoined: return "follower rejoined";
+    case ServerAction::WriteRefused: return "held write refused";
   }
   return "?";
 }
