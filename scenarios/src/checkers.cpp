@@ -1,5 +1,7 @@
 #include "zksim/scenarios/checkers.h"
 
+#include "zksim/client.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -822,7 +824,12 @@ std::vector<Violation> check_watch_order(std::span<const TraceEvent> trace) {
   std::map<std::int64_t, Seen> seen;  // by session
   std::vector<Violation> out;
   for (const TraceEvent& e : trace) {
-    if (e.client < 0 || e.zxid == 0) continue;
+    if (e.client < 0) continue;
+    if (e.kind == TraceKind::State && e.code == static_cast<std::int32_t>(SessionState::Connected)) {
+      seen[e.session.value].event = nullptr;  // a new connection: its server may be behind the events heard
+      continue;
+    }
+    if (e.zxid == 0) continue;
     const bool is_reply = e.kind == TraceKind::Response;
     if (!is_reply && (e.kind != TraceKind::Watch || e.code == static_cast<std::int32_t>(EventType::None))) continue;
     Seen& s = seen[e.session.value];

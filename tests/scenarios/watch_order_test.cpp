@@ -43,6 +43,25 @@ TEST(WatchOrder, EventsOutOfTheirChangesOrderAreAViolation) {
   EXPECT_EQ(v[0].message, "client 0 got the NodeDeleted event of /a (zxid 5) after one of zxid 7 (t=1)");
 }
 
+TraceEvent connected(TimeMs t, int client, std::int64_t session = 1) {
+  return TraceEvent{.time = t, .kind = TraceKind::State, .client = client, .session = SessionId{session},
+                    .code = static_cast<std::int32_t>(SessionState::Connected)};
+}
+
+// A watch event does not move the client's last seen zxid (ClientCnxn
+// reads it from replies only; a 3.8 notification's header carries -1), so
+// the client may move to a server behind a change it heard of, read the
+// node as it was and hear the change again from that server: events are
+// ordered per connection, not across a reconnection.
+TEST(WatchOrder, EventsAreOrderedPerConnection) {
+  EXPECT_TRUE(check_watch_order(std::vector<TraceEvent>{reply(1, 0, 3), event(2, 0, 5), event(3, 0, 6), connected(4, 0),
+                                                        reply(5, 0, 4), event(6, 0, 5)})
+                  .empty());
+  EXPECT_FALSE(check_watch_order(std::vector<TraceEvent>{reply(1, 0, 3), event(2, 0, 5), event(3, 0, 6), connected(4, 0),
+                                                         event(5, 0, 7), event(6, 0, 5)})
+                   .empty());
+}
+
 TEST(WatchOrder, SessionsAreJudgedApart) {
   // A new session starts afresh: its events may be older than what the
   // expired one saw (its client connected to a server behind them).

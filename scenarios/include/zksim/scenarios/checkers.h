@@ -277,11 +277,14 @@ std::vector<Violation> check_sequential_consistency(std::span<const TraceEvent> 
 // watch-order, per session, from the trace: the watch event of a change at
 // zxid z reaches the client before any reply at zxid z or later (it sees the
 // event before the data that follows the change), and events come in the
-// order of their changes. ZooKeeper's Programmer's Guide promises both; a
-// server keeps them by queueing the event on the connection as it applies
-// the change. It breaks if a server answers from a state it has not told
-// its watchers of. setWatches' events on a reconnect carry the zxid of the
-// server that fired them. Session events (type None) and replies the
+// order of their changes on one connection. ZooKeeper's Programmer's Guide
+// promises both; a server keeps them by queueing the event on the
+// connection as it applies the change. It breaks if a server answers from a
+// state it has not told its watchers of. Across a reconnection only the
+// first holds: an event does not move the client's last seen zxid, so the
+// next server may be behind a change already heard of and fire it again.
+// setWatches' events on a reconnect carry the zxid of the server that fired
+// them. Session events (type None) and replies the
 // library made up (zxid 0) are left out. One violation per session.
 std::vector<Violation> check_watch_order(std::span<const TraceEvent> trace);
 
