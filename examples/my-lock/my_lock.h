@@ -79,7 +79,7 @@ class SequentialLock {
     std::int64_t czxid = 0;  // the fence: grows with every node made
   };
   // Creates dir_/prefix<seq> once: after a lost reply, the node is looked
-  // for by its unique prefix before a create is tried again.
+  // for by its unique prefix (after a sync) before a create is tried again.
   zksim::Task<zksim::Result<Made>> create_once(std::string prefix) {
     for (;;) {
       const std::string path = dir_ + "/" + prefix;
@@ -97,6 +97,11 @@ class SequentialLock {
       }
       if (made.error() != zksim::Error::ConnectionLoss) co_return made.error();
       for (;;) {
+        // The new connection's server may be behind the lost create (the
+        // client's last seen zxid is older): sync before looking for it.
+        auto synced = co_await zk_.sync(dir_);
+        if (!synced && synced.error() == zksim::Error::ConnectionLoss) continue;
+        if (!synced) co_return synced.error();
         auto children = co_await zk_.get_children(dir_);
         if (!children && children.error() == zksim::Error::ConnectionLoss) continue;
         if (!children) co_return children.error();
