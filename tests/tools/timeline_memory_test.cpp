@@ -57,7 +57,7 @@ long status_kb(const std::string& field) {
 scenarios::Scenario herd_scenario(int rounds) {
   scenarios::ParseError e;
   auto s = scenarios::parse_scenario(
-      fmt::format("zksim-scenario 1\nrecipe flawed/herd-lock\nclients 20\nrounds {}\nseed 1\n", rounds), "herd.scn", &e);
+      fmt::format("zksim-scenario 1\nrecipe flawed/herd-lock\nclients 20\nrounds {}\nseed 1\nexpect pass\n", rounds), "herd.scn", &e);
   EXPECT_TRUE(s) << e.text();
   return s ? *s : scenarios::Scenario{};
 }
