@@ -50,7 +50,7 @@ Ask decode_ask(std::string_view in) {
   std::memcpy(&a.index, in.data() + sizeof a.campaign, sizeof a.index);
   const std::size_t head = sizeof a.campaign + sizeof a.index;
   a.prefix.resize((in.size() - head) / sizeof(std::uint32_t));
-  std::memcpy(a.prefix.data(), in.data() + head, a.prefix.size() * sizeof(std::uint32_t));
+  if (!a.prefix.empty()) std::memcpy(a.prefix.data(), in.data() + head, a.prefix.size() * sizeof(std::uint32_t));
   return a;
 }
 
@@ -65,11 +65,12 @@ RunRecord make_run(const Campaign& c, const Ask& a, std::vector<std::uint32_t>* 
     schedules->search().force(a.prefix);
     dfs = schedules.get();
     source = std::move(schedules);
-  } else {
-    source = seeded_decisions(c.strategy, c.seed + static_cast<std::uint64_t>(a.index), static_cast<int>(c.depth));
   }
+  const std::uint64_t seed = c.seed + static_cast<std::uint64_t>(a.index);
+  const DrawnRun setup = run_setup(c, seed);
+  if (!dfs) source = seeded_decisions(setup.strategy, seed, static_cast<int>(setup.depth));
   RecordingDecisions recording(*source);
-  RunResult r = run(c.workload, recording, {}, c.config, KeepTrace::No);
+  RunResult r = run(setup.workload, recording, {}, setup.config, KeepTrace::No);
   std::set<std::string> seen;  // violations are in time order: the first of each stays
   for (Violation& v : r.violations) {
     if (seen.insert(v.property).second) out.violations.push_back(std::move(v));
@@ -82,6 +83,7 @@ RunRecord make_run(const Campaign& c, const Ask& a, std::vector<std::uint32_t>* 
   out.decisions = static_cast<std::int64_t>(recording.recorded().size());
   out.completed_ops = r.completed_ops;
   out.struck = r.struck;
+  for (int k = 0; k < kFaultClasses; ++k) out.armed[static_cast<std::size_t>(k)] = setup.config.nemesis.per_mille[k] > 0;
   if (dfs) {
     for (const DfsDecisions::Step& step : dfs->search().trail()) out.trail.emplace_back(step.choice, step.n);
     if (!out.violations.empty() && dfs_decisions) *dfs_decisions = recording.recorded();
@@ -98,7 +100,10 @@ void fold(const Campaign& c, std::int64_t index, const RunRecord& r, std::vector
   out.wakeups += r.wakeups;
   out.wakeups_without_progress += r.wakeups_without_progress;
   out.completed_ops += r.completed_ops;
-  for (int k = 0; k < kFaultClasses; ++k) out.struck[static_cast<std::size_t>(k)] += r.struck[static_cast<std::size_t>(k)];
+  for (int k = 0; k < kFaultClasses; ++k) {
+    out.struck[static_cast<std::size_t>(k)] += r.struck[static_cast<std::size_t>(k)];
+    out.armed[static_cast<std::size_t>(k)] += r.armed[static_cast<std::size_t>(k)];
+  }
   if (r.violations.empty()) return;
   ++out.violating_runs;
   for (const Violation& v : r.violations) {
@@ -110,6 +115,7 @@ void fold(const Campaign& c, std::int64_t index, const RunRecord& r, std::vector
     f.seed = c.strategy == Strategy::Dfs ? static_cast<std::uint64_t>(index) : c.seed + static_cast<std::uint64_t>(index);
     f.violation = v;
     f.decisions = r.decisions;
+    if (c.search) f.drawn = run_setup(c, f.seed).summary;
     if (c.strategy == Strategy::Dfs) f.schedule = dfs_decisions;
   }
 }
@@ -131,7 +137,7 @@ std::pair<RunRecord, std::vector<std::uint32_t>> read_answer(std::string_view by
   std::memcpy(&n, bytes.data() + bytes.size() - sizeof n, sizeof n);
   const std::size_t list = n * sizeof(std::uint32_t);
   std::vector<std::uint32_t> decisions(n);
-  std::memcpy(decisions.data(), bytes.data() + bytes.size() - sizeof n - list, list);
+  if (n) std::memcpy(decisions.data(), bytes.data() + bytes.size() - sizeof n - list, list);
   return {detail::decode(bytes.substr(0, bytes.size() - sizeof n - list)), std::move(decisions)};
 }
 
@@ -207,19 +213,23 @@ class Runs {
   std::uint64_t next_id_ = 0;
 };
 
-// `c`'s workload and world replaying `decisions`, expecting `property`.
-Scenario scenario_with(const Campaign& c, std::vector<std::uint32_t> decisions, const std::string& property) {
+// Run `seed` of `c` (its draw, if it has a search) replaying `decisions`,
+// expecting `property`.
+Scenario scenario_with(const Campaign& c, std::uint64_t seed, std::vector<std::uint32_t> decisions,
+                       const std::string& property) {
+  const DrawnRun setup = run_setup(c, seed);
   Scenario s;
-  s.workload = c.workload;
-  s.config = c.config;
+  s.workload = setup.workload;
+  s.config = setup.config;
   s.decisions = std::move(decisions);
-  s.strategy = c.strategy;
+  s.strategy = setup.strategy;
   s.expect_violation = property;
   return s;
 }
 
 // "seeded exploration (faults: pause) with seed 7", for a scenario's comment.
 std::string how_found(const Campaign& c, const Finding& f) {
+  if (c.search) return fmt::format("the search with seed {}, which drew: {}", f.seed, f.drawn);
   switch (c.strategy) {
     case Strategy::Random:
       break;
@@ -234,6 +244,14 @@ std::string how_found(const Campaign& c, const Finding& f) {
 }
 
 }  // namespace
+
+DrawnRun run_setup(const Campaign& c, std::uint64_t seed) {
+  if (!c.search) return DrawnRun{c.workload, c.config, c.strategy, c.depth, {}};
+  DrawnRun d = draw_run(c.workload, c.config, *c.search, seed);
+  if (d.strategy == Strategy::Pct && c.strategy == Strategy::Pct && c.depth) d.depth = c.depth;
+  d.config = strategy_config(d.strategy, d.config);
+  return d;
+}
 
 RunnerKilled::RunnerKilled(std::size_t campaign_index, std::int64_t run_index, std::string how)
     : std::runtime_error(fmt::format("a child process making runs was killed ({}) in run {}, which does not kill "
@@ -316,7 +334,10 @@ void merge_into(CampaignResult& a, const CampaignResult& b) {
   a.wakeups_without_progress += b.wakeups_without_progress;
   a.recycled += b.recycled;
   a.completed_ops += b.completed_ops;
-  for (int k = 0; k < kFaultClasses; ++k) a.struck[static_cast<std::size_t>(k)] += b.struck[static_cast<std::size_t>(k)];
+  for (int k = 0; k < kFaultClasses; ++k) {
+    a.struck[static_cast<std::size_t>(k)] += b.struck[static_cast<std::size_t>(k)];
+    a.armed[static_cast<std::size_t>(k)] += b.armed[static_cast<std::size_t>(k)];
+  }
   a.largest_growth = std::max(a.largest_growth, b.largest_growth);
   for (const auto& [property, fb] : b.findings) {
     auto [it, fresh] = a.findings.emplace(property, fb);
@@ -333,19 +354,20 @@ Scenario scenario_of(const Campaign& c, std::uint64_t seed, const std::string& p
   // Recorded in a child, onto a tape the parent keeps: a run that crashes
   // leaves the decisions that lead to the crash.
   detail::DecisionTape tape;
+  const DrawnRun setup = run_setup(c, seed);
   detail::run_isolated(
       [&](std::string_view) {
-        const auto seeded = seeded_decisions(c.strategy, seed, static_cast<int>(c.depth));
+        const auto seeded = seeded_decisions(setup.strategy, seed, static_cast<int>(setup.depth));
         detail::DecisionTape::Recorder recorder(*seeded, tape);
-        run(c.workload, recorder, {}, c.config, KeepTrace::No);
+        run(setup.workload, recorder, {}, setup.config, KeepTrace::No);
         return std::string();
       },
       {});
-  return scenario_with(c, tape.recorded(), property);
+  return scenario_with(c, seed, tape.recorded(), property);
 }
 
 std::optional<Scenario> shrink(const Campaign& c, Finding& f, int max_runs, std::string* why) {
-  Scenario found = f.schedule ? scenario_with(c, *f.schedule, f.property) : scenario_of(c, f.seed, f.property);
+  Scenario found = f.schedule ? scenario_with(c, f.seed, *f.schedule, f.property) : scenario_of(c, f.seed, f.property);
   Shrunk shrunk = shrink_scenario(found, f.property, max_runs);
   f.shrink_runs = shrunk.runs;
   if (max_runs > 0 && !shrunk.reproduced) {
@@ -386,6 +408,7 @@ std::string shrink_finding(const Campaign& c, Finding& f, const std::string& pat
 }
 
 std::string finding_label(const Campaign& c, const Finding& f) {
+  if (c.search) return fmt::format("seed{}", f.seed);  // what it drew is in the file
   const std::string_view varied = c.workload.varied ? "varied-" : "";
   switch (c.strategy) {
     case Strategy::Random:

@@ -38,58 +38,38 @@ std::string problem(const std::string& recipe, const CheckOptions& o) {
   w.recipe = recipe;
   w.clients = o.clients;
   w.rounds = o.rounds;
-  w.flavours = o.flavours;
+  if (o.search && o.search->flavours) w.flavours = *o.search->flavours;
   return workload_problem(w);
 }
 
 std::vector<RecipeCampaign> campaigns_for(const std::string& recipe, const CheckOptions& o) {
   std::vector<RecipeCampaign> out;
   if (!problem(recipe, o).empty()) return out;
-  const Recipe& r = *find_recipe(recipe);
   for (const std::string& fault : faults_of(o)) {
     RecipeCampaign m{recipe, fault, {}};
     Campaign& c = m.campaign;
+    const int kind = fault_class_of(fault);
+    const std::vector<int> classes = kind < kFaultClasses ? std::vector<int>{kind} : std::vector<int>{};
     c.workload.recipe = recipe;
     c.workload.clients = o.clients;
     c.workload.rounds = o.rounds;
     c.workload.leases = o.leases;
-    c.workload.flavours = o.flavours;
-    c.workload.draw_flavours = o.draw_flavours;
-    c.workload.varied = o.varied || (r.flaw && r.flaw->varied);
-    if (r.flaw && fault == r.flaw->fault()) {
-      c.config = r.flaw->config();
-      c.workload.hold_ms = r.flaw->hold_ms;
-      c.workload.flavours = {r.flaw->flavour};
-      c.workload.draw_flavours = false;
-    } else {
-      const int kind = fault_class_of(fault);
-      c.config = nemesis_config(kind < kFaultClasses ? std::vector<int>{kind} : std::vector<int>{}, 30);
-      c.workload.hold_ms = fault == "pause" ? 600 : 5;
-    }
-    c.config.servers = std::max(c.config.servers, o.servers);
     c.faults = fault;
     c.seed = o.seed;
-    if (!o.mix) {
-      c.runs = o.runs;
-      out.push_back(std::move(m));
-      continue;
-    }
-    // The mix: random and pct, each with plain and varied workloads (only
-    // varied ones when every run is), the first part taking what the split
-    // leaves over.
-    const bool both = !c.workload.varied;
-    const std::int64_t parts = both ? 4 : 2;
-    for (std::int64_t k = 0; k < parts; ++k) {
-      RecipeCampaign part = m;
-      part.campaign.runs = k == 0 ? o.runs - (parts - 1) * (o.runs / parts) : o.runs / parts;
-      if (part.campaign.runs == 0) continue;
-      if (k % 2 == 1) {
-        part.campaign.strategy = Strategy::Pct;
-        part.campaign.depth = kDefaultPctDepth;
+    c.runs = o.runs;
+    if (o.search) {
+      c.search = *o.search;
+      c.search->faults = classes;
+      c.search->draw_faults = false;
+      // A class of the ensemble strikes three servers at least.
+      if (kind < kFaultClasses && is_ensemble_class(kind)) {
+        c.search->servers = std::max(c.search->servers.value_or(kEnsembleFaultServers), kEnsembleFaultServers);
       }
-      if (both && k >= 2) part.campaign.workload.varied = true;
-      out.push_back(std::move(part));
+    } else {
+      c.config = nemesis_config(classes, 30);
+      c.workload.hold_ms = fault == "pause" ? 600 : 5;
     }
+    out.push_back(std::move(m));
   }
   return out;
 }
@@ -130,11 +110,10 @@ Report check(const std::string& recipe, const CheckOptions& o) {
   report.error = problem(recipe, o);
   if (!report.error.empty()) return report;
   std::vector<RecipeCampaign> campaigns = campaigns_for(recipe, o);
-  std::vector<CampaignResult> results;
-  for (const RecipeCampaign& c : campaigns) {
-    results.push_back(explore(c.campaign, Shard{}, std::nullopt, nullptr));
-    report.runs += results.back().runs;
-  }
+  std::vector<Campaign> plain;
+  for (const RecipeCampaign& c : campaigns) plain.push_back(c.campaign);
+  const std::vector<CampaignResult> results = explore(plain, ExploreOptions{});
+  for (const CampaignResult& r : results) report.runs += r.runs;
   for (const std::string& property : properties_of(recipe)) {
     PropertyVerdict v;
     v.property = property;

@@ -66,6 +66,7 @@ std::string encode(const RunRecord& r) {
   w.pod(r.decisions);
   w.pod(r.completed_ops);
   w.pod(r.struck);
+  w.pod(r.armed);
   w.pod(static_cast<std::uint32_t>(r.trail.size()));
   for (const auto& [choice, n] : r.trail) {
     w.pod(choice);
@@ -94,6 +95,7 @@ RunRecord decode(std::string_view bytes) {
   r.decisions = in.pod<std::int64_t>();
   r.completed_ops = in.pod<int>();
   r.struck = in.pod<std::array<int, kFaultClasses>>();
+  r.armed = in.pod<std::array<bool, kFaultClasses>>();
   r.trail.resize(in.pod<std::uint32_t>());
   for (auto& [choice, n] : r.trail) {
     choice = in.pod<std::uint32_t>();

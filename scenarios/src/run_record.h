@@ -24,6 +24,7 @@ struct RunRecord {
   std::int64_t decisions = 0;          // decisions the run made
   int completed_ops = 0;
   std::array<int, kFaultClasses> struck{};
+  std::array<bool, kFaultClasses> armed{};  // the classes the run's nemesis struck with
   // A dfs run: what each decision chose out of how many (DfsDecisions::Step).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> trail;
 };

@@ -156,7 +156,7 @@ Shrunk shrink_scenario(Scenario s, const std::string& property, int max_runs) {
   const auto in_child = [&](std::string_view bytes) {
     Scenario c = s;
     c.decisions.resize(bytes.size() / sizeof(std::uint32_t));
-    std::memcpy(c.decisions.data(), bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(c.decisions.data(), bytes.data(), bytes.size());
     detail::RunRecord record;
     for (Violation& v : run_scenario(c, KeepTrace::No).result.violations) {
       if (v.property == property) {

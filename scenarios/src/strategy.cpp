@@ -15,7 +15,7 @@ std::string_view strategy_name(Strategy s) { return strategy_names()[static_cast
 std::string_view strategy_summary(Strategy s) {
   switch (s) {
     case Strategy::Random:
-      return "seeded runs, every decision drawn at random (the default)";
+      return "seeded runs, every decision drawn at random";
     case Strategy::FixedLatency:
       return "seeded runs, no delay drawn: every message takes exactly the latency";
     case Strategy::Dfs:

@@ -96,22 +96,30 @@ TEST(Harness, BadOptionsAreAnErrorNotACrash) {
   EXPECT_THAT(check("nope"), ::testing::Not(HoldsEveryProperty()));
 }
 
-TEST(Harness, TheMatrixsMixSplitsEachConfigurationFourWays) {
+// A check's campaigns strike with their fault configuration in every run
+// and draw the rest as explore does with no option; the options fix what
+// they name, and without a search nothing is drawn.
+TEST(Harness, EachConfigurationStrikesInEveryRunAndTheRestIsDrawn) {
   const std::vector<RecipeCampaign> c = campaigns_for("lock", small({"none", "burst"}, 10));
-  ASSERT_EQ(c.size(), 8u);
-  std::int64_t runs = 0;
-  for (const RecipeCampaign& m : c) runs += m.campaign.runs;
-  EXPECT_EQ(runs, 20);
-  EXPECT_EQ(c[0].campaign.runs, 4);  // the first part takes what the split leaves over
-  EXPECT_EQ(c[1].campaign.strategy, Strategy::Pct);
-  EXPECT_TRUE(c[2].campaign.workload.varied);
-  EXPECT_TRUE(c[0].campaign.workload.draw_flavours);
-  // A flawed recipe under its own nemesis keeps its config and library.
-  const std::vector<RecipeCampaign> f = campaigns_for("flawed/node-events-only-lock", small({"blip-all"}, 4));
-  ASSERT_FALSE(f.empty());
-  EXPECT_EQ(f[0].campaign.workload.flavours, std::vector<Flavour>{Flavour::Kazoo});
-  EXPECT_FALSE(f[0].campaign.workload.draw_flavours);
-  EXPECT_EQ(f[0].campaign.workload.hold_ms, 300);
+  ASSERT_EQ(c.size(), 2u);
+  for (const RecipeCampaign& m : c) {
+    EXPECT_EQ(m.campaign.runs, 10);
+    ASSERT_TRUE(m.campaign.search);
+    EXPECT_FALSE(m.campaign.search->draw_faults);
+    EXPECT_FALSE(m.campaign.search->flavours);
+    EXPECT_FALSE(m.campaign.search->strategy);
+  }
+  EXPECT_TRUE(c[0].campaign.search->faults.empty());
+  EXPECT_EQ(c[1].campaign.search->faults, std::vector<int>{static_cast<int>(TimedFault::Burst)});
+  CheckOptions c_only = small({"pause"}, 4);
+  c_only.search->flavours = std::vector<Flavour>{Flavour::C};
+  EXPECT_EQ(campaigns_for("lock", c_only)[0].campaign.search->flavours, std::vector<Flavour>{Flavour::C});
+  CheckOptions fixed = small({"pause"}, 4);
+  fixed.search.reset();
+  const Campaign plain = campaigns_for("lock", fixed)[0].campaign;
+  EXPECT_FALSE(plain.search);
+  EXPECT_EQ(plain.workload.hold_ms, 600);  // a pause finds a holder
+  EXPECT_EQ(plain.config.nemesis.per_mille[static_cast<int>(FaultKind::Pause)], 30u);
 }
 
 }  // namespace

@@ -88,7 +88,7 @@ TEST(Cli, AClientListIsSpelledWithCommasOrBlanksInBothPlaces) {
   for (const char* list : {"c,curator,kazoo", "c curator kazoo", "c, curator kazoo"}) {
     Ran r = zksim({"explore", "--recipe", "lock", "--client", list, "--runs", "2", "--json"});
     EXPECT_EQ(r.status, 0) << list << ": " << r.err;
-    EXPECT_EQ(parse_json(r.out)["campaign"]["client"], "c,curator,kazoo") << list;
+    EXPECT_EQ(parse_json(r.out)["campaign"]["search"]["client"], "c,curator,kazoo") << list;
   }
   Ran bad = zksim({"explore", "--recipe", "lock", "--client", "c;curator"});
   EXPECT_EQ(bad.status, 2);

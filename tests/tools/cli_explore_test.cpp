@@ -11,11 +11,12 @@
 namespace zksim::cli_test {
 namespace {
 
-// A flawed recipe whose violations need a lost reply: a campaign with
-// findings, a scenario to shrink, and runs that differ.
+// A flawed recipe whose violations need a lost reply, in a campaign that
+// draws nothing (--fixed): findings, a scenario to shrink, and runs that
+// differ, the same as before the default search.
 std::vector<std::string> no_guid(const TempDir& d, const std::string& runs) {
-  return {"explore", "--recipe", "flawed/no-guid-lock", "--runs", runs, "--clients", "3", "--rounds", "3",
-          "--shrink-runs", "200", "--out", d.path()};
+  return {"explore", "--recipe", "flawed/no-guid-lock", "--fixed", "--faults", "drop-after-apply", "--rate", "50",
+          "--runs", runs, "--clients", "3", "--rounds", "3", "--shrink-runs", "200", "--out", d.path()};
 }
 
 std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& more) {
@@ -28,7 +29,7 @@ TEST(CliExplore, ACorrectRecipeHoldsAndExits0) {
   Ran r = zksim({"explore", "--recipe", "lock", "--runs", "30", "--faults", "pause,crash", "--out", d.path()});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("no violation in 30 runs"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("faults: pause,crash"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fixed: faults pause,crash"), std::string::npos) << r.out;
   EXPECT_TRUE(std::filesystem::is_empty(d.path()));
   EXPECT_TRUE(r.err.empty()) << "no progress line when stderr is not a terminal: " << r.err;
 }
@@ -161,18 +162,110 @@ TEST(CliExplore, ARunawayRecipeIsFoundNotACrash) {
   EXPECT_NE(r.out.find("VIOLATION runaway"), std::string::npos) << r.out;
 }
 
-TEST(CliExplore, SwarmRunsEveryClassByDefaultAndItsScenariosReplay) {
+TEST(CliExplore, SwarmDrawsWhichOfTheNamedClassesStayOn) {
   TempDir d;
-  Ran ok = zksim({"explore", "--recipe", "lock", "--swarm", "--runs", "40", "--out", d.path()});
+  Ran ok = zksim({"explore", "--recipe", "lock", "--faults", "pause,crash", "--swarm", "--runs", "40", "--json",
+                  "--out", d.path()});
   EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
-  EXPECT_NE(ok.out.find("faults: drop-before-apply,drop-after-apply,expire-session,pause,crash,delay,any-time,blip-all,burst"),
-            std::string::npos) << ok.out;
-  Ran found = zksim({"explore", "--recipe", "flawed/herd-lock", "--swarm", "--runs", "10", "--shrink-runs", "50",
-                     "--out", d.path()});
-  ASSERT_EQ(found.status, 1) << found.out << found.err;
-  const std::string file = d.path() + "/flawed-herd-lock.herd-effect.seed1.scn";
-  EXPECT_NE(read_file(file).find("swarm yes\n"), std::string::npos);
+  const nlohmann::json search = parse_json(ok.out)["campaign"]["search"];
+  EXPECT_EQ(search["faults"], nlohmann::json({"pause", "crash"}));
+  EXPECT_TRUE(search["draw_faults"].get<bool>());
+  Ran text = zksim({"explore", "--recipe", "lock", "--faults", "pause,crash", "--swarm", "--runs", "4", "--out", d.path()});
+  EXPECT_NE(text.out.find("each run draws 0, 1 or 2 fault classes from 2 (pause,crash)"),
+            std::string::npos) << text.out;
+}
+
+// The default search: each run draws, from its seed, everything the
+// options leave open, and the header says what.
+TEST(CliExplore, TheDefaultDrawsEverythingAndSaysSo) {
+  TempDir d;
+  Ran r = zksim({"explore", "--recipe", "lock", "--runs", "30", "--json", "--out", d.path()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const nlohmann::json search = parse_json(r.out)["campaign"]["search"];
+  EXPECT_EQ(search["faults"].size(), 14u);
+  EXPECT_TRUE(search["draw_faults"].get<bool>());
+  for (const char* fixed : {"rate", "servers", "client", "hold_ms", "varied", "strategy"}) {
+    EXPECT_FALSE(search.contains(fixed)) << fixed << " is fixed, not drawn";
+  }
+  // A class drawn into a run or two that never struck there is chance, not news.
+  EXPECT_EQ(parse_json(r.out)["warnings"], nlohmann::json::array()) << r.out;
+  Ran text = zksim({"explore", "--recipe", "lock", "--runs", "3", "--out", d.path()});
+  EXPECT_TRUE(text.out.starts_with("explore lock (each run draws 0, 1 or 2 of the 14 fault classes, rates 30/100/300"))
+      << text.out;
+  for (const char* says : {"rates 30/100/300\u2030", "1 or 3 servers", "clients c/curator/kazoo/mixed",
+                           "holds 5/300/600/3000 ms", "plain or varied", "reentrancy and timeouts", "random or pct"}) {
+    EXPECT_NE(text.out.find(says), std::string::npos) << says << ": " << text.out;
+  }
+}
+
+// An option fixes only the dimension it names: what the recipe's runs
+// draw otherwise stays drawn (before, --faults dropped a flawed recipe's
+// own servers, rate and hold without a word).
+TEST(CliExplore, AnOptionFixesOnlyWhatItNames) {
+  TempDir d;
+  Ran r = zksim({"explore", "--recipe", "flawed/unsynced-protected-lock", "--faults", "drop-after-apply", "--runs", "3",
+                 "--json", "--shrink-runs", "0", "--out", d.path()});
+  ASSERT_NE(r.status, 2) << r.err;
+  const nlohmann::json search = parse_json(r.out)["campaign"]["search"];
+  EXPECT_EQ(search["faults"], nlohmann::json({"drop-after-apply"}));
+  EXPECT_FALSE(search["draw_faults"].get<bool>());
+  for (const char* drawn : {"rate", "servers", "client", "hold_ms", "varied", "strategy"}) {
+    EXPECT_FALSE(search.contains(drawn)) << drawn << " was fixed by an option that does not name it";
+  }
+  Ran hold = zksim({"explore", "--recipe", "lock", "--hold-ms", "600", "--client", "kazoo", "--runs", "3", "--json",
+                    "--out", d.path()});
+  const nlohmann::json fixed = parse_json(hold.out)["campaign"]["search"];
+  EXPECT_EQ(fixed["hold_ms"], 600);
+  EXPECT_EQ(fixed["client"], "kazoo");
+  EXPECT_TRUE(fixed["draw_faults"].get<bool>());
+  EXPECT_FALSE(fixed.contains("servers"));
+  Ran text = zksim({"explore", "--recipe", "lock", "--hold-ms", "600", "--client", "kazoo", "--runs", "3", "--out", d.path()});
+  EXPECT_NE(text.out.find("; fixed: clients kazoo, hold 600 ms; 4 clients x 4 rounds)"), std::string::npos) << text.out;
+}
+
+// A finding says what its run drew, and its file writes that down as
+// plain directives: it replays without the draw.
+TEST(CliExplore, AFindingOfTheSearchSaysWhatItsRunDrewAndItsFileReplays) {
+  TempDir d;
+  Ran r = zksim({"explore", "--recipe", "flawed/herd-lock", "--runs", "10", "--shrink-runs", "50", "--out", d.path()});
+  ASSERT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("\n  drew:     "), std::string::npos) << r.out;
+  const auto at = r.out.find("scenario: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string file = r.out.substr(at + 10, r.out.find('\n', at) - at - 10);
+  const std::string text = read_file(file);
+  EXPECT_NE(text.find("Found by the search with seed "), std::string::npos) << text;
+  EXPECT_EQ(text.find("swarm"), std::string::npos) << text;
   EXPECT_EQ(zksim({"run", file}).status, 0);
+}
+
+TEST(CliExplore, AClassOfTheEnsembleOnOneServerIsBadInput) {
+  Ran r = zksim({"explore", "--recipe", "lock", "--faults", "partition", "--servers", "1"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "zksim explore: fault class partition strikes the servers of an ensemble, and --servers 1 gives one "
+                   "server\n");
+}
+
+// Runs where nothing can happen are named, in text and JSON.
+TEST(CliExplore, AClassThatNeverStruckAndRunsWhereNothingCompletedAreNamed) {
+  TempDir d;
+  // A time-triggered class at 1 in 1000 windows, in runs of a few windows.
+  const std::vector<std::string> rare{"explore", "--recipe", "lock", "--fixed", "--faults", "any-time", "--rate", "1",
+                                      "--clients", "1", "--rounds", "1", "--runs", "5", "--out", d.path()};
+  Ran never = zksim(with(rare, {"--json"}));
+  ASSERT_EQ(never.status, 0) << never.err;
+  EXPECT_EQ(parse_json(never.out)["warnings"], nlohmann::json({"fault class any-time never struck in 5 runs"}));
+  Ran text = zksim(rare);
+  EXPECT_NE(text.out.find("faults struck: any-time 0\ncalls completed: 10\nwarning: fault class any-time never struck in "
+                          "5 runs\n"),
+            std::string::npos) << text.out;
+  Ran nothing = zksim({"explore", "--recipe", "lock", "--fixed", "--faults", "crash", "--rate", "1000", "--clients", "1",
+                       "--rounds", "1", "--runs", "3", "--json", "--out", d.path()});
+  ASSERT_NE(nothing.status, 2) << nothing.err;
+  const nlohmann::json doc = parse_json(nothing.out);
+  EXPECT_EQ(doc["completed_operations"], 0) << nothing.out;
+  ASSERT_FALSE(doc["warnings"].empty()) << nothing.out;
+  EXPECT_TRUE(doc["warnings"][0].get<std::string>().starts_with("no call completed in 3 runs")) << doc["warnings"];
 }
 
 TEST(CliExplore, ATimeBudgetRunsAndStops) {
@@ -243,8 +336,9 @@ TEST(CliExplore, ShrinkingNeverRunsMoreThanShrinkRuns) {
 // --- strategies ---
 
 // Pinned before strategies existed (commit 1886248): the same campaign
-// makes the same runs, finds the same first runs and shrinks them the same.
-TEST(CliExplore, RandomIsTheDefaultAndUnchanged) {
+// makes the same runs, finds the same first runs and shrinks them the same
+// (with --fixed, as it was then the default).
+TEST(CliExplore, FixedRandomRunsAreUnchanged) {
   TempDir d;
   Ran plain = zksim(with(no_guid(d, "40"), {"--json"}));
   Ran random = zksim(with(no_guid(d, "40"), {"--json", "--strategy", "random"}));
@@ -267,8 +361,9 @@ TEST(CliExplore, RandomIsTheDefaultAndUnchanged) {
     EXPECT_EQ(read_file(file).find("\nstrategy "), std::string::npos) << file;
   }
   Ran text = zksim(no_guid(d, "40"));
-  EXPECT_TRUE(text.out.starts_with("explore flawed/no-guid-lock (faults: drop-after-apply; 3 clients x 3 rounds, hold 5 ms): "
-                                   "40 runs from seed 1\n")) << text.out;
+  EXPECT_TRUE(text.out.starts_with("explore flawed/no-guid-lock (every run: faults drop-after-apply 50\u2030; 1 server; "
+                                   "clients c; hold 5 ms; plain; strategy random; 3 clients x 3 rounds): 40 runs from seed 1\n"))
+      << text.out;
   EXPECT_NE(text.out.find("first in run 1 (seed 2)\n"), std::string::npos) << text.out;
 }
 
@@ -358,7 +453,8 @@ TEST(CliExplore, DfsExhaustsASmallSpaceAndSaysSo) {
   EXPECT_GT(schedules, 1);
   EXPECT_LE(schedules, 81) << "at most 3 choices at each of 4 decisions";
   Ran text = zksim(small);
-  EXPECT_TRUE(text.out.starts_with("explore lock (strategy dfs, depth 4; faults: none; 2 clients x 1 rounds, hold 5 ms): "))
+  EXPECT_TRUE(text.out.starts_with("explore lock (every run: faults none; 1 server; clients c; hold 5 ms; plain; strategy "
+                                   "dfs, depth 4; 2 clients x 1 rounds): "))
       << text.out;
   EXPECT_NE(text.out.find("exhausted: all " + std::to_string(schedules) + " schedules within depth 4 explored\n"), std::string::npos)
       << text.out;

@@ -71,14 +71,14 @@ TEST(Isolation, ResultsWithCrashesAreTheSameForAnyNumberOfJobs) {
 
 TEST(Isolation, ALeakIsReportedAndItsChildReplaced) {
   // 32 MB a run: a child grows past 256 MB in about eight.
-  Ran r = zksim({"explore", "--plugin", kPlugin, "--recipe", "misbehaving/leak-lock", "--runs", "24", "--json"});
+  Ran r = zksim({"explore", "--plugin", kPlugin, "--recipe", "misbehaving/leak-lock", "--fixed", "--runs", "24", "--json"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   const nlohmann::json doc = parse_json(r.out);
   EXPECT_EQ(doc["runs"], 24);
   ASSERT_TRUE(doc.contains("memory")) << r.out;
   EXPECT_GE(doc["memory"]["recycled"].get<int>(), 1);
   EXPECT_GT(doc["memory"]["largest_growth_bytes"].get<std::uint64_t>(), 256ull << 20);
-  Ran text = zksim({"explore", "--plugin", kPlugin, "--recipe", "misbehaving/leak-lock", "--runs", "24"});
+  Ran text = zksim({"explore", "--plugin", kPlugin, "--recipe", "misbehaving/leak-lock", "--fixed", "--runs", "24"});
   EXPECT_NE(text.out.find("memory: the recipe's runs grew a child process by "), std::string::npos) << text.out;
 }
 

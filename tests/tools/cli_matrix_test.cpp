@@ -12,16 +12,23 @@ namespace {
 
 TEST(CliMatrix, ServersPutsEveryCampaignOnThatEnsembleAndTheEnsemblesClassesOnThreeAtLeast) {
   TempDir d;
-  for (const char* servers : {"1", "5"}) {
-    Ran r = zksim({"matrix", "--json", "--budget", "4", "--recipes", "lock", "--servers", servers, "--out", d.path()});
+  for (const char* servers : {"", "1", "5"}) {
+    std::vector<std::string> args{"matrix", "--json", "--budget", "4", "--recipes", "lock", "--out", d.path()};
+    if (*servers) args.insert(args.end(), {"--servers", servers});
+    Ran r = zksim(args);
     ASSERT_EQ(r.status, 0) << r.err;
     nlohmann::json doc = parse_json(r.out);
     for (const auto& c : doc["campaigns"]) {
       const std::string fault = c["campaign"]["faults"];
       const bool ensemble_class = fault == "lag-burst" || fault == "server-crash" || fault == "leader-crash" ||
                                   fault == "partition" || fault == "session-moved";
+      const nlohmann::json search = c["campaign"]["search"];
+      if (!*servers && !ensemble_class) {
+        EXPECT_FALSE(search.contains("servers")) << fault << ": drawn per run";
+        continue;
+      }
       const int want = std::string(servers) == "5" ? 5 : ensemble_class ? 3 : 1;
-      EXPECT_EQ(c["campaign"].value("servers", 1), want) << fault << " with --servers " << servers;
+      EXPECT_EQ(search.value("servers", 0), want) << fault << " with --servers " << servers;
     }
   }
   EXPECT_EQ(zksim({"matrix", "--servers", "0"}).status, 2);
@@ -36,24 +43,17 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
   EXPECT_TRUE(doc["ok"].get<bool>());
   nlohmann::json list = parse_json(zksim({"list", "--json"}).out);
   ASSERT_EQ(doc["recipes"].size(), 2u);
-  // No faults and each of the fourteen classes, each a random and a pct
-  // campaign with plain and with varied workloads, the clients' libraries
-  // drawn per run.
-  EXPECT_EQ(doc["campaigns"].size(), 2u * 15u * 4u);
+  // No faults and each of the fourteen classes, one campaign each, whose
+  // runs draw the rest (the default search, with the class fixed).
+  EXPECT_EQ(doc["campaigns"].size(), 2u * 15u);
   EXPECT_EQ(doc["runs"], 2 * 15 * 8);
-  std::map<std::pair<std::string, bool>, std::int64_t> by_kind;
   for (const auto& c : doc["campaigns"]) {
-    by_kind[{c["campaign"]["strategy"].get<std::string>(), c["campaign"]["varied"].get<bool>()}] +=
-        c["result"]["runs"].get<std::int64_t>();
-    // A flawed recipe under its own nemesis keeps the library that exposes it.
-    const bool own = c["campaign"]["recipe"] == "flawed/herd-lock" && c["campaign"]["faults"] == "none";
-    EXPECT_EQ(c["campaign"]["client"], own ? "c" : "any") << c["campaign"];
+    const nlohmann::json search = c["campaign"]["search"];
+    EXPECT_FALSE(search["draw_faults"].get<bool>()) << c["campaign"];
+    const std::string fault = c["campaign"]["faults"];
+    EXPECT_EQ(search["faults"], fault == "none" ? nlohmann::json::array() : nlohmann::json({fault}));
+    EXPECT_FALSE(search.contains("client")) << "the clients' libraries are drawn per run";
   }
-  EXPECT_EQ(by_kind, (std::map<std::pair<std::string, bool>, std::int64_t>{
-                         {{"pct", false}, 2 * 15 * 2},
-                         {{"pct", true}, 2 * 15 * 2},
-                         {{"random", false}, 2 * 15 * 2},
-                         {{"random", true}, 2 * 15 * 2}}));
   for (const auto& row : doc["recipes"]) {
     nlohmann::json checks;
     for (const auto& l : list["recipes"]) {
@@ -73,20 +73,21 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
   EXPECT_EQ(doc["recipes"][0]["properties"]["mutual-exclusion"]["verdict"], "holds");
 }
 
-// --varied: every campaign draws varied operation sequences; a flawed
-// recipe that needs them has them without it; the files it writes say so.
-TEST(CliMatrix, VariedRunsVariedWorkloadsAndSaysSo) {
+// --varied: every run of every campaign has varied operation sequences
+// (without it each run draws whether); the files it writes say so.
+TEST(CliMatrix, VariedFixesVariedWorkloadsAndSaysSo) {
   TempDir d;
   Ran r = zksim({"matrix", "--varied", "--budget", "5", "--recipes", "rw-lock", "--faults", "none", "--out", d.path()});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("varied workloads"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fixed: varied"), std::string::npos) << r.out;
   Ran plain = zksim({"matrix", "--budget", "5", "--recipes", "rw-lock", "--faults", "none", "--out", d.path()});
-  EXPECT_EQ(plain.out.find("varied"), std::string::npos) << plain.out;
+  EXPECT_NE(plain.out.find("plain or varied"), std::string::npos) << plain.out;
   Ran flawed = zksim({"matrix", "--json", "--budget", "30", "--recipes", "flawed/eager-downgrade-rw-lock", "--faults",
-                      "none", "--out", d.path()});
+                      "none", "--varied", "--out", d.path()});
   ASSERT_EQ(flawed.status, 0) << flawed.err;
   const nlohmann::json cell = parse_json(flawed.out)["recipes"][0]["properties"]["read-write-exclusion"];
   ASSERT_EQ(cell["verdict"], "violated");
+  EXPECT_NE(read_file(cell["scenario"]).find("\nvaried yes\n"), std::string::npos);
   Ran replay = zksim({"replay", cell["scenario"]});
   EXPECT_EQ(replay.status, 0) << replay.out;
 }
@@ -124,7 +125,7 @@ TEST(CliMatrix, AFlawedRecipeNotCaughtExits1) {
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find("NOT CAUGHT (liveness)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(": FAILED"), std::string::npos) << r.out;
-  Ran caught = zksim({"matrix", "--budget", "5", "--recipes", "flawed/no-guid-lock", "--faults", "drop-after-apply",
+  Ran caught = zksim({"matrix", "--budget", "20", "--recipes", "flawed/no-guid-lock", "--faults", "drop-after-apply",
                       "--out", d.path()});
   EXPECT_EQ(caught.status, 0) << caught.out;
 }

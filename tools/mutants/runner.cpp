@@ -1,10 +1,9 @@
 // The mutant runner: linked with one mutated recipe source (zksim-mutant-ID)
 // or with none (zksim-mutant-none, the control), it hunts for a violation
-// of any property of the recipes the mutant changes, with the verdict
-// matrix's campaigns (matrix_campaigns: no faults and each fault class,
-// with plain and with varied workloads, 300 runs each by default) and a
-// swarm campaign per recipe, under each search strategy, the campaigns of
-// a strategy taking turns run by run. The first violating run kills the
+// of any property of the recipes the mutant changes: first with the
+// default search (the matrix's campaigns and explore's, what a user runs
+// with no option), then with campaigns that draw nothing under each search
+// strategy (campaigns_of), the campaigns of a hunt taking turns run by run. The first violating run kills the
 // mutant: it is reported with its property, strategy, fault class, the
 // runs and wall-clock time it took, and its decision list shrunk.
 //
@@ -46,7 +45,7 @@ struct Kill {
 };
 
 struct Hunt {
-  Strategy strategy = Strategy::Random;
+  std::optional<Strategy> strategy;  // none: the default search
   std::optional<Kill> kill;
   std::int64_t runs = 0;  // runs made, the killing one included
   double seconds = 0;     // wall time of those runs (not of shrinking)
@@ -58,32 +57,42 @@ struct Cell {
   bool done = false;  // dfs: every schedule within the depth ran
 };
 
-// Runs `strategy`'s campaigns over `recipes`, in turns, until a run
-// violates a property or each campaign has made `budget` runs.
-Hunt hunt(const std::vector<std::string>& recipes, const scenarios::ClientChoice& clients, Strategy strategy,
-          std::int64_t budget, int shrink_runs) {
+// The campaigns of a hunt over `recipes`. With no strategy, the default
+// search's: the matrix's (each fault configuration struck in every run,
+// the rest drawn) and per recipe explore's (everything drawn). With one,
+// runs drawing nothing but their clients' libraries: the matrix's
+// campaigns with plain and with varied workloads, and per recipe a swarm
+// campaign over the classes of one server (each run drawing which stay on
+// and which workload features it adds), all under that strategy.
+std::vector<cli::MatrixCampaign> campaigns_of(const std::vector<std::string>& recipes,
+                                              const scenarios::ClientChoice& clients,
+                                              std::optional<Strategy> strategy, std::int64_t budget) {
   cli::MatrixOptions o;
   o.recipes = recipes;
-  o.clients_of = clients;
   o.faults = {"none"};
   for (int k = 0; k < kFaultClasses; ++k) o.faults.emplace_back(fault_class_name(k));
   o.runs = budget;
-  o.mix = false;  // each strategy is hunted on its own
+  if (!strategy) {
+    if (!clients.drawn) o.search->flavours = clients.flavours;
+    std::vector<cli::MatrixCampaign> campaigns = cli::matrix_campaigns(o);
+    for (const std::string& recipe : recipes) {
+      cli::MatrixCampaign m = campaigns.front();
+      m.recipe = m.campaign.workload.recipe = recipe;
+      m.fault = m.campaign.faults = "drawn";
+      m.campaign.search = scenarios::default_search();
+      m.campaign.search->flavours = o.search->flavours;
+      campaigns.push_back(std::move(m));
+    }
+    return campaigns;
+  }
+  o.search.reset();
   std::vector<cli::MatrixCampaign> campaigns = cli::matrix_campaigns(o);
-  // The matrix's mix has varied workloads too: the same campaigns with
-  // each client's operations drawn per run (timeouts, nesting, shapes,
-  // shared handles).
-  o.varied = true;
   for (cli::MatrixCampaign& m : cli::matrix_campaigns(o)) {
     m.fault += "+varied";
+    m.campaign.workload.varied = true;
     campaigns.push_back(std::move(m));
   }
-  // And per recipe a swarm campaign (explore --swarm): every fault class
-  // at the matrix's rate, each run drawing which stay on and which
-  // workload features (reentrancy, timeouts, long holds, varied
-  // sequences) it adds.
-  // Swarm over the classes of one server: the benchmark's figures are for
-  // one server (the ensemble's classes are in the matrix).
+  // Swarm over the classes of one server (the ensemble's are in the matrix).
   std::vector<int> every(kClientFaultClasses);
   std::iota(every.begin(), every.end(), 0);
   for (const std::string& recipe : recipes) {
@@ -94,17 +103,29 @@ Hunt hunt(const std::vector<std::string>& recipes, const scenarios::ClientChoice
     m.campaign.workload.swarm = true;
     campaigns.push_back(std::move(m));
   }
-  std::vector<Cell> cells;
   for (cli::MatrixCampaign& m : campaigns) {
     cli::Campaign& c = m.campaign;
-    c.strategy = strategy;
-    c.config = scenarios::strategy_config(strategy, c.config);
-    if (strategy == Strategy::Dfs) {
+    c.workload.flavours = clients.flavours;
+    c.workload.draw_flavours = clients.drawn;
+    c.strategy = *strategy;
+    c.config = scenarios::strategy_config(*strategy, c.config);
+    if (*strategy == Strategy::Dfs) {
       c.workload.clients = kDfsClients;
       c.depth = kDfsDepth;
       c.seed = 0;
     }
-    if (strategy == Strategy::Pct) c.depth = scenarios::kDefaultPctDepth;
+    if (*strategy == Strategy::Pct) c.depth = scenarios::kDefaultPctDepth;
+  }
+  return campaigns;
+}
+
+// Hunts with `strategy`'s campaigns (none: the default search's), in
+// turns, until a run violates a property or each campaign has made
+// `budget` runs.
+Hunt hunt(const std::vector<std::string>& recipes, const scenarios::ClientChoice& clients,
+          std::optional<Strategy> strategy, std::int64_t budget, int shrink_runs) {
+  std::vector<Cell> cells;
+  for (cli::MatrixCampaign& m : campaigns_of(recipes, clients, strategy, budget)) {
     Cell& cell = cells.emplace_back(Cell{std::move(m), {}, false});
     if (strategy == Strategy::Dfs) cell.dfs.emplace(kDfsDepth, cell.m.campaign.config.nemesis);
   }
@@ -115,10 +136,12 @@ Hunt hunt(const std::vector<std::string>& recipes, const scenarios::ClientChoice
     for (Cell& cell : cells) {
       if (cell.done) continue;
       const cli::Campaign& c = cell.m.campaign;
+      const std::uint64_t seed = c.seed + static_cast<std::uint64_t>(i);
+      const scenarios::DrawnRun setup = scenarios::run_setup(c, seed);
       std::unique_ptr<DecisionSource> seeded;
-      if (!cell.dfs) seeded = scenarios::seeded_decisions(strategy, c.seed + static_cast<std::uint64_t>(i), static_cast<int>(c.depth));
+      if (!cell.dfs) seeded = scenarios::seeded_decisions(setup.strategy, seed, static_cast<int>(setup.depth));
       RecordingDecisions recording(cell.dfs ? static_cast<DecisionSource&>(*cell.dfs) : *seeded);
-      scenarios::RunResult r = scenarios::run(c.workload, recording, {}, c.config);
+      scenarios::RunResult r = scenarios::run(setup.workload, recording, {}, setup.config);
       ++h.runs;
       if (cell.dfs && !cell.dfs->advance()) cell.done = true;
       if (r.violations.empty()) continue;
@@ -126,10 +149,10 @@ Hunt hunt(const std::vector<std::string>& recipes, const scenarios::ClientChoice
       const scenarios::Violation& v = r.violations.front();
       Kill k{cell.m.recipe, cell.m.fault, v.property, v.message, recording.recorded().size(), 0, 0};
       scenarios::Scenario s;
-      s.workload = c.workload;
-      s.config = c.config;
+      s.workload = setup.workload;
+      s.config = setup.config;
       s.decisions = recording.recorded();
-      s.strategy = strategy;
+      s.strategy = setup.strategy;
       scenarios::Shrunk shrunk = scenarios::shrink_scenario(s, v.property, shrink_runs);
       k.shrunk = shrunk.reproduced ? shrunk.scenario.decisions.size() : k.decisions;
       k.shrink_runs = shrunk.runs;
@@ -173,7 +196,9 @@ cli::CommandSpec spec() {
            {"--every-strategy", "", "hunt with each strategy on its own (for the benchmark) instead of stopping at the first kill"},
            {"--tsv", "", "also print a tab-separated line per strategy hunted, for scripts/mutants.sh: result, id, operator, strategy, killed|survived, property, fault, runs, seconds, shrunk decisions, expectation"}},
       .details =
-          "Strategies go in the order random, fixed-latency, dfs (depth 12, 2 clients), pct (depth 3).\n"
+          "Hunts go in the order default (the default search: what 'zksim explore' and 'zksim\n"
+          "matrix' run with no option), then runs drawing nothing but their clients' libraries\n"
+          "under each strategy: random, fixed-latency, dfs (depth 12, 2 clients), pct (depth 3).\n"
           "Exit status: 0 as the mutants file expects (or, for zksim-mutant-none, no\n"
           "violation at all), 1 a mutant expected killed survived (none: a violation),\n"
           "2 bad input."};
@@ -213,9 +238,11 @@ int run_main(const std::vector<std::string>& argv) {
   }
   const std::int64_t runs = m.expect == Mutant::Expect::Killed ? budget : a.integer("--survivor-budget", budget, 1, 1'000'000);
   bool killed = false;
-  for (int k = 0; k < static_cast<int>(scenarios::strategy_names().size()) && (!killed || a.flag("--every-strategy")); ++k) {
-    const Hunt h = hunt(m.recipes, clients, static_cast<Strategy>(k), runs, shrink_runs);
-    const std::string_view strategy = scenarios::strategy_name(h.strategy);
+  std::vector<std::optional<Strategy>> hunts{std::nullopt};
+  for (std::size_t k = 0; k < scenarios::strategy_names().size(); ++k) hunts.push_back(static_cast<Strategy>(k));
+  for (std::size_t k = 0; k < hunts.size() && (!killed || a.flag("--every-strategy")); ++k) {
+    const Hunt h = hunt(m.recipes, clients, hunts[k], runs, shrink_runs);
+    const std::string_view strategy = h.strategy ? scenarios::strategy_name(*h.strategy) : "default";
     if (h.kill) {
       killed = true;
       const Kill& x = *h.kill;

@@ -37,6 +37,34 @@ json campaign_json(const Campaign& c) {
   if (c.strategy == scenarios::Strategy::Dfs || c.strategy == scenarios::Strategy::Pct) out["depth"] = c.depth;
   // One server, as every report before ensembles, says nothing.
   if (c.config.servers != 1) out["servers"] = c.config.servers;
+  if (c.search) {
+    // What each run draws, and what the options fixed (absent: drawn).
+    const scenarios::SearchSpace& s = *c.search;
+    json classes = json::array();
+    for (int k : s.faults) classes.push_back(std::string(fault_class_name(k)));
+    json search{{"faults", classes},
+                {"draw_faults", s.draw_faults},
+                {"draw_features", s.draw_features},
+                {"says", scenarios::describe(s, w)}};
+    if (s.rate) search["rate"] = *s.rate;
+    if (s.servers) search["servers"] = *s.servers;
+    if (s.flavours) search["client"] = scenarios::flavours_text(*s.flavours, ",");
+    if (s.hold_ms) search["hold_ms"] = *s.hold_ms;
+    if (s.varied) search["varied"] = *s.varied;
+    if (s.strategy) search["strategy"] = scenarios::strategy_name(*s.strategy);
+    out["search"] = search;
+  }
+  return out;
+}
+
+std::vector<std::string> campaign_classes(const json& campaign) {
+  std::vector<std::string> out;
+  if (campaign.contains("search")) {
+    for (const json& k : campaign["search"]["faults"]) out.push_back(k.get<std::string>());
+    return out;
+  }
+  const json nemesis = campaign.value("nemesis_per_mille", json::object());
+  for (const auto& [name, rate] : nemesis.items()) out.push_back(name);
   return out;
 }
 
@@ -51,6 +79,7 @@ json result_json(const CampaignResult& r) {
            {"clients", f.violation.clients},
            {"time_ms", f.violation.time},
            {"decisions", f.decisions}};
+    if (!f.drawn.empty()) j["drawn"] = f.drawn;
     if (!f.scenario_file.empty()) {
       j["scenario"] = f.scenario_file;
       j["shrunk_decisions"] = f.shrunk_decisions;
@@ -73,6 +102,11 @@ json result_json(const CampaignResult& r) {
     if (r.struck[static_cast<std::size_t>(k)]) struck[std::string(fault_class_name(k))] = r.struck[static_cast<std::size_t>(k)];
   }
   out["struck"] = struck;
+  json armed = json::object();
+  for (int k = 0; k < kFaultClasses; ++k) {
+    if (r.armed[static_cast<std::size_t>(k)]) armed[std::string(fault_class_name(k))] = r.armed[static_cast<std::size_t>(k)];
+  }
+  out["armed"] = armed;
   return out;
 }
 
@@ -84,14 +118,18 @@ std::vector<std::string> campaign_warnings(const json& campaign, const CampaignR
                               "the properties were judged on runs where nothing happened",
                               r.runs));
   }
-  const json nemesis = campaign.value("nemesis_per_mille", json::object());
-  for (const auto& [name, rate] : nemesis.items()) {
+  for (const std::string& name : campaign_classes(campaign)) {
     for (int k = 0; k < kFaultClasses; ++k) {
-      if (fault_class_name(k) != name || r.struck[static_cast<std::size_t>(k)]) continue;
-      out.push_back(fmt::format("fault class {} never struck in {} runs{}", name, r.runs,
-                                is_ensemble_class(k) && campaign.value("servers", 1) < 2
-                                    ? " (it strikes the servers of an ensemble; this one has one)"
-                                    : ""));
+      const auto i = static_cast<std::size_t>(k);
+      if (fault_class_name(k) != name || r.struck[i]) continue;
+      // A class on in every run, or drawn into enough of them that never
+      // striking is news rather than chance.
+      constexpr std::int64_t kTelling = 10;
+      if (r.armed[i] == r.runs) {
+        out.push_back(fmt::format("fault class {} never struck in {} runs", name, r.runs));
+      } else if (r.armed[i] >= kTelling) {
+        out.push_back(fmt::format("fault class {} never struck in the {} of {} runs that had it", name, r.armed[i], r.runs));
+      }
     }
   }
   return out;
@@ -154,14 +192,18 @@ CampaignResult result_from_json(const json& j, const std::string& where) {
     r.largest_growth = static_cast<std::uint64_t>(whole(memory, "largest_growth_bytes", 0, INT64_MAX, where));
   }
   if (j.contains("completed_operations")) r.completed_ops = whole(j, "completed_operations", 0, INT64_MAX, where);
-  if (j.contains("struck")) {
-    const json struck = field<json>(j, "struck", where);
-    if (!struck.is_object()) throw UsageError(fmt::format("{}: 'struck' is not an object", where));
-    for (const auto& [name, count] : struck.items()) {
+  for (const char* per_class : {"struck", "armed"}) {
+    if (!j.contains(per_class)) continue;
+    const json counts = field<json>(j, per_class, where);
+    if (!counts.is_object()) throw UsageError(fmt::format("{}: '{}' is not an object", where, per_class));
+    auto& into = std::string_view(per_class) == "struck" ? r.struck : r.armed;
+    for (const auto& [name, count] : counts.items()) {
       int k = 0;
       while (k < kFaultClasses && fault_class_name(k) != name) ++k;
-      if (k == kFaultClasses) throw UsageError(fmt::format("{}: 'struck' names an unknown fault class '{}'", where, name));
-      r.struck[static_cast<std::size_t>(k)] = whole_value(count, fmt::format("struck '{}'", name), 0, INT64_MAX, where);
+      if (k == kFaultClasses) throw UsageError(fmt::format("{}: '{}' names an unknown fault class '{}'", where, per_class, name));
+      // A class strikes many times a run; it is armed at most once.
+      const std::int64_t most = std::string_view(per_class) == "struck" ? INT64_MAX : r.runs;
+      into[static_cast<std::size_t>(k)] = whole_value(count, fmt::format("{} '{}'", per_class, name), 0, most, where);
     }
   }
   const json probes = field<json>(j, "probes", where);
@@ -186,6 +228,7 @@ CampaignResult result_from_json(const json& j, const std::string& where) {
     }
     f.violation.time = whole(v, "time_ms", 0, INT64_MAX, where);
     f.decisions = whole(v, "decisions", 0, INT64_MAX, where);
+    if (v.contains("drawn")) f.drawn = field<std::string>(v, "drawn", where);
     if (v.contains("scenario")) {
       f.scenario_file = field<std::string>(v, "scenario", where);
       f.shrunk_decisions = whole(v, "shrunk_decisions", 0, f.decisions, where);
@@ -236,6 +279,29 @@ void check_campaign_json(const json& c, const std::string& where) {
     seed_field(c, "seed", where);
   }
   whole(c, "runs_limit", 0, INT64_MAX, where);
+  if (c.contains("search")) {
+    const json search = field<json>(c, "search", where);
+    const json classes = field<json>(search, "faults", where);
+    if (!classes.is_array()) throw UsageError(fmt::format("{}: the search's 'faults' is not a list", where));
+    for (const json& k : classes) {
+      if (!k.is_string() || std::find(kinds.begin(), kinds.end(), k.get<std::string>()) == kinds.end()) {
+        throw UsageError(fmt::format("{}: the search's 'faults' names no fault class ({})", where, k.dump()));
+      }
+    }
+    field<bool>(search, "draw_faults", where);
+    field<bool>(search, "draw_features", where);
+    field<std::string>(search, "says", where);
+    if (search.contains("rate")) whole(search, "rate", 0, 1000, where);
+    if (search.contains("servers")) whole(search, "servers", 1, 9, where);
+    if (search.contains("hold_ms")) whole(search, "hold_ms", 0, 86'400'000, where);
+    if (search.contains("varied")) field<bool>(search, "varied", where);
+    if (search.contains("client")) {
+      parse_clients(fmt::format("{}: the search's 'client'", where), field<std::string>(search, "client", where));
+    }
+    if (search.contains("strategy") && !scenarios::strategy_named(field<std::string>(search, "strategy", where))) {
+      throw UsageError(fmt::format("{}: the search's 'strategy' names no strategy", where));
+    }
+  }
 }
 
 

@@ -24,6 +24,10 @@ CampaignResult result_from_json(const nlohmann::json& j, const std::string& wher
 // file's bounds (a dfs campaign: its depth within kMaxDfsDepth, seed 0).
 void check_campaign_json(const nlohmann::json& c, const std::string& where);
 
+// The fault classes a campaign (as campaign_json writes it) strikes with:
+// its nemesis's, or those its runs draw from.
+std::vector<std::string> campaign_classes(const nlohmann::json& campaign);
+
 // What a campaign tested less than it says, one line each: no call
 // completed, or a fault class of its nemesis never struck.
 std::vector<std::string> campaign_warnings(const nlohmann::json& campaign, const CampaignResult& r);

@@ -42,17 +42,18 @@ CommandSpec explore_spec() {
           {{"--recipe", "NAME", "the recipe to drive (see 'zksim list'); required"},
            {"--clients", "N", fmt::format("clients taking part (default 4; dfs: {}, at most {})", kDefaultDfsClients, kMaxDfsClients)},
            {"--rounds", "N", "acquisitions (or items, rounds) per client (default 4)"},
-           {"--client", "FLAVOURS", "the client library the clients behave like: c (default; a flawed recipe: the one that exposes it), curator, kazoo, a list (c,curator,kazoo: client i takes the (i mod n)th), or any (each run draws them: all c, all curator, all kazoo, or the three in turn)"},
-           {"--hold-ms", "MS", "time inside the critical section (default 5; a flawed recipe: its own)"},
-           {"--servers", "N", "servers in the ensemble, server 0 the first leader (default 1, or 3 with a fault class of the ensemble; see docs/ensemble.md)"},
-           {"--faults", "CLASS,...", "fault classes of the nemesis, or 'none' (default none; a flawed recipe: the one that exposes it)"},
-           {"--rate", "PER_MILLE", "chance per request (a time-triggered class: per simulated second) of each fault class striking, in 1/1000 (default 30)"},
-           {"--varied", "", "varied workloads: each client's operation sequence is drawn per run (try-locks and timeouts from 0, nesting, read then write, downgrades, a second handle on its session; a flawed recipe that needs them: on)"},
-           {"--swarm", "", "swarm testing: each run draws which of the fault classes stay on (all nine unless --faults names some) and which workload features it adds (reentrancy, timeouts from 0, long holds, varied sequences)"},
-           {"--strategy", "NAME", "how runs choose their decisions: random (default), fixed-latency, dfs (see below)"},
+           {"--client", "FLAVOURS", "fix the client library the clients behave like: c, curator, kazoo, or a list (c,curator,kazoo or 'c curator kazoo': client i takes the (i mod n)th); any: drawn per run (the default)"},
+           {"--hold-ms", "MS", "fix the time inside the critical section (drawn per run: 5, 300, 600 or 3000 ms)"},
+           {"--servers", "N", "fix the servers in the ensemble, server 0 the first leader (drawn per run: 3 with a fault class of the ensemble, else 1 or 3; see docs/ensemble.md)"},
+           {"--faults", "CLASS,...", "fix the fault classes of the nemesis (every run strikes with all of them), or 'none' (drawn per run from every class)"},
+           {"--rate", "PER_MILLE", "fix each fault class's chance per request (a time-triggered class: per window of a round's time) of striking, in 1/1000, 1 to 1000 (drawn per run: 30, 100 or 300; no faults: --faults none)"},
+           {"--varied", "", "fix varied workloads on: each client's operation sequence is drawn per run (try-locks and timeouts from 0, nesting, read then write, downgrades, a second handle on its session)"},
+           {"--swarm", "", "with --faults: each run draws which of those classes stay on (as every run does from every class without --faults)"},
+           {"--fixed", "", "draw nothing per run: what the options give, and for what they leave out no faults, c clients, a 5 ms hold, plain workloads, random schedules"},
+           {"--strategy", "NAME", "fix how runs choose their decisions: random, fixed-latency, pct, dfs (drawn per run: random or pct; dfs draws nothing per run)"},
            {"--depth", "D", fmt::format("dfs: decisions explored per run (default {}, at most {}); pct: the bug depth d, d - 1 priority changes a run (default {}, at most {})",
                                         kDefaultDepth, kMaxDfsDepth, scenarios::kDefaultPctDepth, kMaxPctDepth)},
-           {"--runs", "N", fmt::format("runs to make (default 200; dfs: {}, fewer if every schedule ran)", kDefaultDfsRuns)},
+           {"--runs", "N", fmt::format("runs to make (default 1000; dfs: {}, fewer if every schedule ran)", kDefaultDfsRuns)},
            {"--time", "SECONDS", "instead of --runs: run until this much wall-clock time has passed"},
            {"--seed", "S", "run i is seeded with S + i (default 1; not for dfs)"},
            {"--jobs", "N", "child processes making runs in parallel (default 1); same results for any N"},
@@ -61,6 +62,17 @@ CommandSpec explore_spec() {
            {"--shrink-runs", "N", "most runs spent shrinking each violation (default 2000; 0: written as found)"},
            {"--json", "", "print the report as JSON"}},
       .details =
+          "With no option each run draws, from its own seed, everything that applies to the\n"
+          "recipe: 0, 1 or 2 fault classes of the fourteen and their rate (30, 100 or 300 per\n"
+          "1000), one server or an ensemble of three (three with a class of the ensemble), the\n"
+          "client libraries (c, curator, kazoo or the three in turn), the hold (5, 300, 600 or\n"
+          "3000 ms), plain or varied operation sequences, reentrancy and timeouts, and a random\n"
+          "or pct schedule. An option fixes what it names and leaves the rest drawn; --fixed\n"
+          "draws nothing. The header says what is drawn and what is fixed; a finding says what\n"
+          "its run drew, and its scenario file writes that down, so it replays without the draw.\n"
+          "The report counts how often each fault class struck and the calls that completed,\n"
+          "and warns when a class never struck or no call completed.\n"
+          "\n"
           "Strategies:\n" + strategy_lines() +
           "dfs searches small configurations (at most " + std::to_string(kMaxDfsClients) +
           " clients). At a nemesis decision it tries no fault\n"
@@ -70,7 +82,7 @@ CommandSpec explore_spec() {
           "\n"
           "Each run is recorded; the first run (lowest index) that violated each property is\n"
           "shrunk (chunks of its decision list removed, values lowered toward 0, keeping the\n"
-          "violation) and written to DIR/<recipe>.<property>.seed<S>.scn (fixed-latency:\n"
+          "violation) and written to DIR/<recipe>.<property>.seed<S>.scn (with --fixed, fixed-latency:\n"
           "...fixed-latency-seed<S>.scn; dfs: ...dfs-schedule<N>.scn, with 'strategy' lines\n"
           "saying so), with the command that replays it. On a terminal, stderr shows a live\n"
           "line: runs, runs/s, probes reached (coverage probe names hit so far), violations\n"
@@ -89,44 +101,62 @@ Campaign campaign_from(const Args& a) {
     throw UsageError(fmt::format("zksim explore --recipe: unknown recipe '{}' (known: {})", recipe, fmt::join(all, ", ")));
   }
   if (a.has("--runs") && a.has("--time")) throw UsageError("zksim explore: give --runs or --time, not both");
-  const std::string strategy = a.text("--strategy", "random");
-  if (const std::optional<scenarios::Strategy> s = scenarios::strategy_named(strategy)) {
-    c.strategy = *s;
-  } else {
-    throw UsageError(fmt::format("zksim explore --strategy: unknown strategy '{}' (known: {})", strategy,
-                                 fmt::join(scenarios::strategy_names(), ", ")));
+  std::optional<scenarios::Strategy> strategy;
+  if (a.has("--strategy")) {
+    const std::string name = a.text("--strategy", "");
+    strategy = scenarios::strategy_named(name);
+    if (!strategy) {
+      throw UsageError(fmt::format("zksim explore --strategy: unknown strategy '{}' (known: {})", name,
+                                   fmt::join(scenarios::strategy_names(), ", ")));
+    }
   }
-  const bool dfs = c.strategy == scenarios::Strategy::Dfs;
-  const bool pct = c.strategy == scenarios::Strategy::Pct;
+  const bool dfs = strategy == scenarios::Strategy::Dfs;
+  const bool pct = strategy == scenarios::Strategy::Pct;
   if (a.has("--depth") && !dfs && !pct) throw UsageError("zksim explore --depth: only with --strategy dfs or pct");
   c.workload.recipe = recipe;
   c.workload.clients = static_cast<int>(a.integer("--clients", dfs ? kDefaultDfsClients : 4, 1, 100));
   c.workload.rounds = static_cast<int>(a.integer("--rounds", 4, 1, 10'000));
-  const auto rate = static_cast<std::uint32_t>(a.integer("--rate", 30, 0, 1000));
-  const scenarios::FlawedRecipe* flaw = flaw_of(recipe);
-  if (flaw && !a.has("--faults")) {
-    c.config = flaw->config();
-    if (a.has("--rate")) {
-      for (std::uint32_t& r : c.config.nemesis.per_mille) r = r ? rate : 0;
-    }
-    c.workload.hold_ms = flaw->hold_ms;
-  } else if (a.flag("--swarm") && !a.has("--faults")) {
-    // The classes of one server; the ensemble's join with --faults.
-    std::vector<int> every(kClientFaultClasses);
-    std::iota(every.begin(), every.end(), 0);
-    c.config = nemesis_config(every, rate);
-  } else {
-    c.config = nemesis_config(parse_fault_classes("zksim explore --faults", a.text("--faults", "none")), rate);
+
+  // What an option names is fixed; the rest each run draws (search.h).
+  scenarios::SearchSpace space = scenarios::default_search();
+  if (a.has("--faults")) {
+    space.faults = parse_fault_classes("zksim explore --faults", a.text("--faults", ""));
+    space.draw_faults = a.flag("--swarm");
   }
-  c.workload.swarm = a.flag("--swarm");
-  c.workload.varied = a.flag("--varied") || (flaw && flaw->varied);
-  const scenarios::ClientChoice clients = parse_clients("zksim explore --client", a.text("--client", flaw ? std::string(flavour_name(flaw->flavour)) : "c"));
-  c.workload.flavours = clients.flavours;
-  c.workload.draw_flavours = clients.drawn;
-  c.workload.hold_ms = a.integer("--hold-ms", c.workload.hold_ms, 0, 3'600'000);
-  c.config.servers = static_cast<int>(a.integer("--servers", c.config.servers, 1, 9));
-  c.config = scenarios::strategy_config(c.strategy, c.config);
-  c.faults = fault_label(c.config);
+  if (a.has("--rate")) space.rate = static_cast<std::uint32_t>(a.integer("--rate", 30, 1, 1000));
+  if (a.has("--servers")) space.servers = static_cast<int>(a.integer("--servers", 1, 1, 9));
+  if (a.has("--client")) {
+    const scenarios::ClientChoice clients = parse_clients("zksim explore --client", a.text("--client", ""));
+    if (!clients.drawn) space.flavours = clients.flavours;
+  }
+  if (a.has("--hold-ms")) space.hold_ms = a.integer("--hold-ms", 5, 0, 3'600'000);
+  if (a.flag("--varied")) space.varied = true;
+  if (strategy) space.strategy = *strategy;
+  if (space.servers && *space.servers < 2) {
+    for (int k : space.faults) {
+      if (!is_ensemble_class(k)) continue;
+      throw UsageError(fmt::format("zksim explore: fault class {} strikes the servers of an ensemble, and --servers {} "
+                                   "gives one server",
+                                   fault_class_name(k), *space.servers));
+    }
+  }
+  if (a.flag("--fixed") || dfs) {
+    // Nothing drawn: what the options give, the most boring for the rest.
+    std::vector<int> classes = a.has("--faults") ? space.faults : std::vector<int>{};
+    c.config = nemesis_config(classes, space.rate.value_or(30));
+    if (space.servers) c.config.servers = *space.servers;
+    c.workload.flavours = space.flavours.value_or(std::vector<Flavour>{Flavour::C});
+    c.workload.hold_ms = space.hold_ms.value_or(5);
+    c.workload.varied = space.varied.value_or(false);
+    c.strategy = strategy.value_or(scenarios::Strategy::Random);
+    c.config = scenarios::strategy_config(c.strategy, c.config);
+    c.faults = fault_label(c.config);
+  } else {
+    if (a.has("--hold-ms")) c.workload.hold_ms = *space.hold_ms;
+    c.search = space;
+    if (strategy) c.strategy = *strategy;
+    c.faults = space.draw_faults ? "drawn" : fault_label(nemesis_config(space.faults, 1));
+  }
   if (dfs) {
     if (c.workload.clients > kMaxDfsClients) {
       throw UsageError(fmt::format("zksim explore --strategy dfs: {} clients are too many for an exhaustive search (at most {})",
@@ -139,8 +169,16 @@ Campaign campaign_from(const Args& a) {
     if (pct) c.depth = static_cast<std::size_t>(a.integer("--depth", scenarios::kDefaultPctDepth, 1, kMaxPctDepth));
     c.seed = a.unsigned64("--seed", 1);
   }
-  c.runs = a.has("--time") ? 0 : a.integer("--runs", dfs ? kDefaultDfsRuns : 200, 1, 1'000'000'000);
-  if (std::string why = scenarios::workload_problem(c.workload, c.config); !why.empty()) {
+  c.runs = a.has("--time") ? 0 : a.integer("--runs", dfs ? kDefaultDfsRuns : 1000, 1, 1'000'000'000);
+  // The largest run the campaign can draw must be able to run.
+  scenarios::Workload largest = c.workload;
+  WorldConfig largest_config = c.config;
+  if (c.search) {
+    largest.hold_ms = space.hold_ms.value_or(scenarios::kSearchHolds[std::size(scenarios::kSearchHolds) - 1]);
+    largest.varied = space.varied.value_or(true);
+    largest_config = nemesis_config(space.faults, 1);
+  }
+  if (std::string why = scenarios::workload_problem(largest, largest_config); !why.empty()) {
     throw UsageError(fmt::format("zksim explore: {}", why));
   }
   return c;

@@ -24,19 +24,19 @@ CommandSpec matrix_spec() {
            {"--faults", "LIST", "fault configs, 'none' and/or classes, ZooKeeper's and the lease locks' (default: none and every class)"},
            {"--seed", "S", "run i of each campaign is seeded with S + i (default 1)"},
            {"--clients", "N", "clients per run (default 4)"},
-           {"--client", "FLAVOURS", "the client library the clients behave like: c, curator, kazoo, a list (c,curator,kazoo: client i takes the (i mod n)th), or any (the default: each run draws them, all c, all curator, all kazoo, or the three in turn; a flawed recipe under its own nemesis keeps the one that exposes it)"},
+           {"--client", "FLAVOURS", "fix the client library of every run: c, curator, kazoo, or a list (c,curator,kazoo: client i takes the (i mod n)th); any: drawn per run (the default)"},
            {"--rounds", "N", "rounds per client (default 4)"},
-           {"--varied", "", "varied workloads: each client's operation sequence drawn per run (see 'zksim explore --help')"},
-           {"--servers", "N", "servers in every campaign's ensemble (default 1; the ensemble's fault classes run on 3 at least; see docs/ensemble.md)"},
+           {"--varied", "", "fix varied workloads on (drawn per run by default; see 'zksim explore --help')"},
+           {"--servers", "N", "fix the servers of every run (drawn per run by default: 3 with a class of the ensemble, else 1 or 3; see docs/ensemble.md)"},
+           {"--fixed", "", "draw nothing per run: C clients, one server (three for a class of the ensemble), 5 ms holds (600 under pauses), plain workloads, random schedules"},
            {"--jobs", "N", "child processes making runs (default 1); the same matrix for any N"},
            {"--out", "DIR", "where the scenario files of violations go (default: failures)"},
            {"--shrink-runs", "N", "most runs spent shrinking each violation (default 500; 0: written as found)"},
            {"--json", "", "print JSON: {recipes: [{name, flawed, breaks, ok, properties: {...}}], campaigns, ok}"}},
       .details =
-          "Each recipe runs --budget seeded runs under no faults and under each fault class (30\n"
-          "faults per 1000 requests); a flawed recipe under the nemesis that exposes it uses the\n"
-          "config flawed_recipes() gives. Half of the runs (rounded up) are random, the rest pct\n"
-          "(depth 3; see 'zksim explore --help'), the mix that kills the most mutants.\n"
+          "Each recipe runs --budget seeded runs under no faults and under each fault class, the\n"
+          "class striking in every run; everything else each run draws as 'zksim explore' does\n"
+          "with no option (the rate, servers, client libraries, hold, workload, random or pct).\n"
           "A cell is 'ok' when the property held in every run,\n"
           "'Xn' when a run violated it (note n names the shrunk scenario file and the command\n"
           "that replays it), '.' when the recipe does not check it.\n"
@@ -96,9 +96,17 @@ MatrixOptions options_from(const Args& a, LeaseTableOptions& lease_options) {
   o.seed = a.unsigned64("--seed", 1);
   o.clients = static_cast<int>(a.integer("--clients", 4, 1, 100));
   o.rounds = static_cast<int>(a.integer("--rounds", 4, 1, 10'000));
-  o.clients_of = parse_clients("zksim matrix --client", a.text("--client", "any"));
-  o.varied = a.flag("--varied");
-  o.servers = static_cast<int>(a.integer("--servers", 1, 1, 9));
+  if (a.flag("--fixed")) o.search.reset();
+  const scenarios::ClientChoice clients = parse_clients("zksim matrix --client", a.text("--client", "any"));
+  const std::optional<int> servers =
+      a.has("--servers") ? std::optional<int>(static_cast<int>(a.integer("--servers", 1, 1, 9))) : std::nullopt;
+  if (o.search) {
+    if (!clients.drawn) o.search->flavours = clients.flavours;
+    if (a.flag("--varied")) o.search->varied = true;
+    o.search->servers = servers;
+  } else if (!clients.drawn || a.flag("--varied") || servers) {
+    throw UsageError("zksim matrix --fixed: --client, --varied and --servers narrow what runs draw; with --fixed runs draw nothing");
+  }
   lease_options.runs = o.runs;
   lease_options.seed = o.seed;
   return o;

@@ -12,14 +12,10 @@ scenarios::CheckOptions check_options(const MatrixOptions& o) {
   scenarios::CheckOptions c;
   c.faults = o.faults;
   c.runs = o.runs;
-  c.mix = o.mix;
   c.seed = o.seed;
   c.clients = o.clients;
   c.rounds = o.rounds;
-  c.flavours = o.clients_of.flavours;
-  c.draw_flavours = o.clients_of.drawn;
-  c.varied = o.varied;
-  c.servers = o.servers;
+  c.search = o.search;
   return c;
 }
 

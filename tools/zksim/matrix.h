@@ -18,15 +18,11 @@ struct MatrixOptions {
   std::vector<std::string> recipes;  // in recipe_names() order
   std::vector<std::string> faults;   // "none" and/or fault class names, in that order
   std::int64_t runs = 300;           // per recipe and fault configuration
-  // Split those runs four ways: random and pct (depth 3), each with plain
-  // and with varied workloads, the mix that kills the most mutants
-  // (scripts/mutants.sh, docs/testing.md); false: random only, plain unless `varied`.
-  bool mix = true;
   std::uint64_t seed = 1;
   int clients = 4, rounds = 4;
-  scenarios::ClientChoice clients_of{{Flavour::C}, true};  // the client libraries of every campaign, or drawn per run (`any`, the default)
-  bool varied = false;  // Workload::varied for every campaign (a flawed recipe that needs it has it anyway)
-  int servers = 1;      // the ensemble of every campaign (the ensemble's fault classes: 3 at least)
+  // What every run draws and what is fixed (search.h); each campaign
+  // strikes with its own fault configuration.
+  std::optional<scenarios::SearchSpace> search = scenarios::default_search();
 };
 
 struct MatrixCampaign {

@@ -61,9 +61,18 @@ std::string matrix_text(const Matrix& m) {
   std::size_t recipe_width = 6;
   for (const RecipeRow& r : m.rows) recipe_width = std::max(recipe_width, r.recipe.size());
 
-  std::string out = fmt::format("zksim matrix: {} recipes x {} fault configs ({}) x {} runs, seed {}{}\n\n",
+  std::string out = fmt::format("zksim matrix: {} recipes x {} fault configs ({}) x {} runs, seed {}\n",
                                 m.rows.size(), m.options.faults.size(), fmt::join(m.options.faults, ", "),
-                                m.options.runs, m.options.seed, m.options.varied ? ", varied workloads" : "");
+                                m.options.runs, m.options.seed);
+  // What every run of a fault configuration draws: the search without its classes.
+  if (m.options.search) {
+    scenarios::SearchSpace rest = *m.options.search;
+    rest.faults.clear();
+    out += fmt::format("each configuration's class strikes in every run, and {}\n\n",
+                       scenarios::describe(rest, scenarios::Workload{}));
+  } else {
+    out += "every run as its fault configuration says, nothing drawn (--fixed)\n\n";
+  }
   out += fmt::format("{:<{}}", "recipe", recipe_width + 2);
   for (const std::string& h : heads) out += fmt::format("{:<{}}", h, std::max<std::size_t>(h.size(), 4) + 1);
   out += "verdict\n";

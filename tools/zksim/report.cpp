@@ -53,27 +53,39 @@ std::string explore_text(const nlohmann::json& campaign, const std::vector<Shard
   }
   const std::string strategy = campaign.value("strategy", "random");
   const bool dfs = strategy == "dfs";
-  std::string how;  // nothing for random, as before strategies
-  if (dfs) {
-    how = fmt::format("strategy dfs, depth {}{}; ", campaign.value("depth", 0),
-                      campaign.value("delay_choices", 0) == 1 ? ", latency fixed" : "");
-  } else if (strategy != "random") {
-    how = fmt::format("strategy {}; ", strategy);
+  std::string how;
+  if (campaign.contains("search")) {
+    how = campaign["search"].value("says", "");
+  } else {
+    // Fixed: every run as the options say.
+    const nlohmann::json nemesis = campaign.value("nemesis_per_mille", nlohmann::json::object());
+    std::string faults;
+    for (const auto& [name, rate] : nemesis.items()) faults += fmt::format("{}{} {}\u2030", faults.empty() ? "" : ", ", name, rate.get<int>());
+    const int servers = campaign.value("servers", 1);
+    how = fmt::format("every run: faults {}; {} server{}; clients {}; hold {} ms; {}; strategy {}", faults.empty() ? "none" : faults,
+                      servers, servers == 1 ? "" : "s", campaign.value("client", "c"), campaign.value("hold_ms", 0),
+                      campaign.value("varied", false) ? "varied" : "plain", strategy);
+    if (dfs) {
+      how += fmt::format(", depth {}{}", campaign.value("depth", 0), campaign.value("delay_choices", 0) == 1 ? ", latency fixed" : "");
+    } else if (strategy == "pct") {
+      how += fmt::format(", depth {}", campaign.value("depth", 0));
+    }
   }
-  std::string out = fmt::format(
-      "explore {} ({}faults: {}; {} clients x {} rounds, hold {} ms{}): {} runs{}{}\n", campaign.value("recipe", "?"), how,
-      campaign.value("faults", "?"), campaign.value("clients", 0), campaign.value("rounds", 0),
-      campaign.value("hold_ms", 0), campaign.value("varied", false) ? ", varied" : "", r.runs, dfs ? "" : fmt::format(" from seed {}", campaign.value("seed", 0ULL)),
-      shard_note);
+  std::string out = fmt::format("explore {} ({}; {} clients x {} rounds): {} runs{}{}\n", campaign.value("recipe", "?"), how,
+                                campaign.value("clients", 0), campaign.value("rounds", 0), r.runs,
+                                dfs ? "" : fmt::format(" from seed {}", campaign.value("seed", 0ULL)), shard_note);
   if (r.exhausted) {
     out += *r.exhausted ? fmt::format("exhausted: all {} schedules within depth {} explored\n", r.runs, campaign.value("depth", 0))
                         : fmt::format("not exhausted after {} runs\n", r.runs);
   }
   std::string struck;
-  const nlohmann::json nemesis = campaign.value("nemesis_per_mille", nlohmann::json::object());
-  for (const auto& [name, rate] : nemesis.items()) {
+  for (const std::string& name : campaign_classes(campaign)) {
     for (int k = 0; k < kFaultClasses; ++k) {
-      if (fault_class_name(k) == name) struck += fmt::format("{}{} {}", struck.empty() ? "" : ", ", name, r.struck[static_cast<std::size_t>(k)]);
+      const auto i = static_cast<std::size_t>(k);
+      if (fault_class_name(k) != name || (r.armed[i] == 0 && r.struck[i] == 0)) continue;
+      // A class drawn per run says in how many runs it was on.
+      struck += fmt::format("{}{} {}{}", struck.empty() ? "" : ", ", name, r.struck[i],
+                            r.armed[i] == r.runs ? "" : fmt::format(" in {} run{}", r.armed[i], r.armed[i] == 1 ? "" : "s"));
     }
   }
   if (!struck.empty()) out += fmt::format("faults struck: {}\n", struck);
@@ -94,6 +106,7 @@ std::string explore_text(const nlohmann::json& campaign, const std::vector<Shard
   for (const auto& [property, f] : r.findings) {
     out += fmt::format("VIOLATION {}: in {} of {} runs, first in {}\n", property, f.runs, r.runs,
                        dfs ? fmt::format("schedule {}", f.run) : fmt::format("run {} (seed {})", f.run, f.seed));
+    if (!f.drawn.empty()) out += fmt::format("  drew:     {}\n", f.drawn);
     out += fmt::format("  clients:  {}\n", client_names(f.violation.clients));
     out += fmt::format("  what:     {}\n", f.violation.message);
     if (f.scenario_file.empty()) continue;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "zksim/scenarios/scenario.h"
+#include "zksim/scenarios/search.h"
 #include "zksim/scenarios/strategy.h"
 
 #include <array>
@@ -44,7 +45,15 @@ struct Campaign {
   std::size_t depth = 0;        // dfs: decisions explored per run; pct: d
   std::uint64_t seed = 1;       // run i uses seed + i; dfs: 0
   std::int64_t runs = 100;      // run indices [0, runs); 0: no limit (a time budget, or dfs exhausted, ends it)
+  // Set: each run draws from it what it leaves open (search.h), on top of
+  // `workload` and `config`; `strategy` and `depth` then only say what pct
+  // depth a drawn pct run takes. Not with dfs, whose runs are not seeded.
+  std::optional<SearchSpace> search;
 };
+
+// What run `seed` of `c` runs: with a search, what it draws; otherwise the
+// campaign's own workload, world and strategy (and no summary).
+DrawnRun run_setup(const Campaign& c, std::uint64_t seed);
 
 // The first run (lowest index) that violated a property, and how often.
 struct Finding {
@@ -60,6 +69,7 @@ struct Finding {
   std::string scenario_file;        // set by shrink_finding
   std::int64_t shrunk_decisions = -1;
   int shrink_runs = 0;
+  std::string drawn;                // a search's draw for that run (DrawnRun::summary); "" without one
 };
 
 struct CampaignResult {
@@ -76,6 +86,7 @@ struct CampaignResult {
   // completes, or a class it runs never strikes, tested less than it says.
   std::int64_t completed_ops = 0;
   std::array<std::int64_t, kFaultClasses> struck{};
+  std::array<std::int64_t, kFaultClasses> armed{};  // runs whose nemesis had the class (drawn or fixed)
   std::map<std::string, Finding> findings;      // by property
   // Child processes replaced because their memory grew (a leak in the
   // recipe, most likely), and the most one grew, in bytes.

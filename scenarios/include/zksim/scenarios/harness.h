@@ -25,18 +25,16 @@ struct CheckOptions {
   // every class, as the matrix.
   std::vector<std::string> faults;
   std::int64_t runs = 300;  // per fault configuration
-  // The matrix's mix: each configuration's runs split four ways, random and
-  // pct, each with plain and varied workloads. false: random and plain.
-  bool mix = true;
   std::uint64_t seed = 1;
   int clients = 4, rounds = 4;
-  int leases = 2;                                // semaphores
-  std::vector<Flavour> flavours = {Flavour::C};  // the clients' libraries...
-  bool draw_flavours = true;                     // ...or drawn per run (`client any`), as the matrix
-  bool varied = false;                           // every run varied
-  // The ensemble every campaign runs on (a fault class of the ensemble
-  // takes kEnsembleFaultServers at least, campaign.h).
-  int servers = 1;
+  int leases = 2;  // semaphores
+  // What each run draws (search.h), the rest fixed: each campaign strikes
+  // with its own fault configuration in every run (the space's `faults` are
+  // not used), and draws the client libraries, servers, hold, workload and
+  // strategy as the space leaves them. nullopt: nothing drawn: C clients,
+  // one server (three for a class of the ensemble), 5 ms holds (600 under
+  // pauses, so that a pause finds a holder), plain workloads, random.
+  std::optional<SearchSpace> search = default_search();
   // Where the scenario files of violations go ("" writes none: the report
   // still holds each one's text), and how many runs shrinking may spend.
   std::string out_dir;
@@ -50,14 +48,12 @@ struct RecipeCampaign {
   Campaign campaign;
 };
 
-// The campaigns check() and `zksim matrix` run for `recipe`: per fault
-// configuration one, or with `mix` four (a quarter of the runs each, the
-// first taking what is left over; the same seeds), or two when every run
-// is varied. A fault class strikes 30 times in 1000 (requests, or windows
-// for the time-triggered classes; pauses with 600 ms holds, so a pause
-// finds a holder); a flawed recipe under the nemesis that exposes it (its
-// Flaw) keeps that config, hold and client library. Empty when the recipe
-// or a fault configuration is unknown (problem() says which).
+// The campaigns check() and `zksim matrix` run for `recipe`: one per fault
+// configuration, its class striking in every run at the rate the search
+// draws or fixes (without a search, 30 times in 1000: requests, or windows
+// for the time-triggered classes).
+// Empty when the recipe or a fault configuration is unknown (problem()
+// says which).
 std::vector<RecipeCampaign> campaigns_for(const std::string& recipe, const CheckOptions& o);
 // Why check() cannot run with these options ("" if it can).
 std::string problem(const std::string& recipe, const CheckOptions& o);

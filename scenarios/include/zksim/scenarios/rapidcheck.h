@@ -10,6 +10,7 @@
 //   }
 #pragma once
 
+#include "zksim/scenarios/campaign.h"
 #include "zksim/scenarios/recipe.h"
 #include "zksim/scenarios/scenario.h"
 
@@ -24,25 +25,35 @@
 
 namespace zksim::scenarios {
 
-// A generated scenario of `recipe`: a workload (varied or not) and one
-// request-triggered fault class at a generated rate; its decision list is
-// generated too, and rapidcheck shrinks it with the rest.
+// A generated scenario of `recipe`, drawn from what the default search
+// draws (search.h: fault classes and their rate, servers, client
+// libraries, hold, varied workloads, reentrancy and timeouts), each
+// dimension generated from the same choices with the most boring first,
+// so rapidcheck shrinks toward it; the decision list is generated too, and
+// shrunk with the rest.
 inline Scenario generated(const std::string& recipe) {
   Scenario s;
   s.workload.recipe = recipe;
   s.workload.clients = *rc::gen::inRange(1, 7);
   s.workload.rounds = *rc::gen::inRange(1, 6);
-  s.workload.hold_ms = *rc::gen::element<TimeMs>(5, 600);
-  s.workload.timeout_ms = *rc::gen::element<TimeMs>(-1, 5000);
-  s.workload.reentrant = *rc::gen::arbitrary<bool>();
+  s.workload.hold_ms = *rc::gen::elementOf(std::vector<TimeMs>(std::begin(kSearchHolds), std::end(kSearchHolds)));
+  s.workload.timeout_ms = *rc::gen::element<TimeMs>(-1, 0, 10, 250, 5000);
+  s.workload.reentrant = recipe_is_reentrant(recipe) && *rc::gen::arbitrary<bool>();
   // Varied sequences draw their shapes from the decision list, which
   // rapidcheck shrinks with the schedule.
   s.workload.varied = *rc::gen::arbitrary<bool>();
   s.workload.leases = *rc::gen::inRange(1, 4);
-  int kind = *rc::gen::inRange(0, kFaultKinds);
-  s.config.nemesis.per_mille[kind] = *rc::gen::inRange<std::uint32_t>(0, 80);
-  s.config.nemesis.pause_ms = 3000;
-  s.config.nemesis.delay_ms = 50;
+  s.workload.flavours = *rc::gen::elementOf(std::vector<std::vector<Flavour>>{
+      {Flavour::C}, {Flavour::Curator}, {Flavour::Kazoo}, {Flavour::C, Flavour::Curator, Flavour::Kazoo}});
+  std::vector<int> classes;
+  for (int k : default_search().faults) {
+    if (*rc::gen::arbitrary<bool>()) classes.push_back(k);
+  }
+  const std::uint32_t rate =
+      *rc::gen::elementOf(std::vector<std::uint32_t>(std::begin(kSearchRates), std::end(kSearchRates)));
+  const WorldConfig nemesis = nemesis_config(classes, rate);
+  s.config.nemesis = nemesis.nemesis;
+  s.config.servers = nemesis.servers > 1 || *rc::gen::arbitrary<bool>() ? kSearchServers : 1;
   s.decisions = *rc::gen::container<std::vector<std::uint32_t>>(rc::gen::inRange<std::uint32_t>(0, 1000));
   // Queues: at least one consumer when there are two clients or more.
   const Recipe* r = find_recipe(recipe);
