@@ -22,6 +22,10 @@ void World::Impl::on_thread(Handle& h, TimeMs& last, Actor a, std::function<void
 }
 
 void World::Impl::run_completion(Handle& h, PendingOp& op) {
+  if (h.hold_completions) {
+    h.held_completions.push_back(&op);
+    return;
+  }
   PendingOp* p = &op;
   auto step = [p] { p->waiter.resume(); };
   switch (h.rules->completions) {

@@ -474,8 +474,15 @@ void World::Impl::session_expired(Handle& h) {
     set_state(h, SessionState::Connecting);
     reconnect_at(h, now);
   }
+  // The Java client queues Expired for the event thread before it fails
+  // the calls still waiting with SESSIONEXPIRED (ClientCnxn.onConnected and
+  // ZooKeeperTestable.injectSessionExpiration, then cleanup): where the
+  // background calls complete on that thread, the event goes first.
+  h.hold_completions = h.rules->completions == FlavourRules::Completions::OnEventThread;
   fail_all(h, Error::SessionExpired);
+  h.hold_completions = false;
   session_event(h, KeeperState::Expired, gone);
+  for (PendingOp* op : std::exchange(h.held_completions, {})) run_completion(h, *op);
 }
 
 void World::Impl::reconnect_at(Handle& h, TimeMs t) {

@@ -174,6 +174,10 @@ struct Handle {
     TimeMs event = 0;       // watchers_on_event_thread
     TimeMs completion = 0;  // Completions::OnOwnThread
   } threads;
+  // While set, background calls that complete wait in held_completions
+  // for their step to be queued (session_expired).
+  bool hold_completions = false;
+  std::vector<PendingOp*> held_completions;
 };
 
 struct World::Impl {

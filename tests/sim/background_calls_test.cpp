@@ -200,6 +200,32 @@ TEST(BackgroundCalls, ARefusedCallCompletesAtOnceOnTheCClientAndOnItsThreadOnThe
   }
 }
 
+// A dropped connection: cleanAndNotifyState fails the calls (cleanup,
+// CONNECTIONLOSS) before it queues Disconnected. Expiry: onConnected and
+// ZooKeeperTestable.injectSessionExpiration (Curator's own LOST) queue
+// Expired before cleanup fails the calls left with SESSIONEXPIRED.
+TEST(BackgroundCalls, ACuratorCallFailsBeforeTheDisconnectedEventAndAfterTheExpiredEvent) {
+  ThreadLags d;
+  Rig r(Flavour::Curator, d);
+  Log log;
+  run(r.world, r.zk, [](Client& zk) -> Task<> { co_await zk.exists("/"); }(r.zk));
+  r.zk.set_default_watcher([&log, &r](const WatchedEvent& e) {
+    log.entries.emplace_back(std::string(keeper_state_name(e.state)), r.zk.now());
+  });
+  auto note = [&log, &r](std::string what) {
+    return [&log, &r, what](Result<Stat> st) {
+      log.entries.emplace_back(what + " " + std::string(error_name(st.error())), r.zk.now());
+    };
+  };
+  r.zk.in_background(r.zk.exists("/"), note("in flight"));
+  r.world.partition(r.world.id(r.zk), 5000);
+  r.world.run_until(r.world.now() + 50);
+  r.zk.in_background(r.zk.exists("/"), note("queued"));
+  r.world.run_until(r.world.now() + 3000);  // Curator declares the session lost after 2 s
+  EXPECT_EQ(log.names(), (std::vector<std::string>{"in flight ZCONNECTIONLOSS", "Disconnected", "Expired",
+                                                   "queued ZSESSIONEXPIRED"}));
+}
+
 // A crashed process runs nothing more: its pending completions vanish with it.
 TEST(BackgroundCalls, ACompletionEndsWithItsProcess) {
   for (Flavour f : {Flavour::C, Flavour::Curator, Flavour::Kazoo}) {
