@@ -96,6 +96,12 @@ void RealLoop::spawn(Task<> task) {
   post([h] { h.resume(); });
 }
 
+void RealLoop::start(Task<> task) {
+  auto h = task.handle();
+  impl_->tasks.emplace(impl_->next_task++, std::move(task));
+  h.resume();
+}
+
 int RealLoop::running_tasks() const { return static_cast<int>(impl_->tasks.size()); }
 
 bool RealLoop::run_until_done(TimeMs timeout_ms) {

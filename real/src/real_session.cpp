@@ -331,6 +331,8 @@ Task<void> RealClient::preemption_point() {
 
 void RealClient::post(Task<> task) { core_->loop.spawn(std::move(task)); }
 
+void RealClient::background(Task<> call) { core_->loop.start(std::move(call)); }
+
 namespace {
 
 // The second handle of expire_from_outside: its default watcher posts its

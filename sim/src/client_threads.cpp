@@ -15,10 +15,30 @@ void World::Impl::at_process(Handle& h, TimeMs t, std::function<void()> fn, std:
   if (slot) *slot = id;
 }
 
-void World::Impl::on_thread(Handle& h, TimeMs& last, Actor a, std::function<void()> fn) {
+void World::Impl::on_thread(Handle& h, TimeMs& last, Actor a, std::function<void()> fn, std::uint64_t* slot) {
   const TimeMs t = std::max(now + static_cast<TimeMs>(decisions.pick_for(kThreadLagChoices, actor(h, a))), last);
   last = t;
-  at_process(h, t, std::move(fn));
+  at_process(h, t, std::move(fn), slot);
+}
+
+void World::Impl::run_completion(Handle& h, PendingOp& op) {
+  if (h.hold_completions) {
+    h.held_completions.push_back(&op);
+    return;
+  }
+  PendingOp* p = &op;
+  auto step = [p] { p->waiter.resume(); };
+  switch (h.rules->completions) {
+    case FlavourRules::Completions::AtReply:
+      op.waiter.resume();
+      return;
+    case FlavourRules::Completions::OnEventThread:
+      on_thread(h, h.threads.event, Actor::Event, std::move(step), &op.deferred);
+      return;
+    case FlavourRules::Completions::OnOwnThread:
+      on_thread(h, h.threads.completion, Actor::Completion, std::move(step), &op.deferred);
+      return;
+  }
 }
 
 std::uint32_t World::Impl::caller_lag(Handle& h, Actor a) {

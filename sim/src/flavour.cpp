@@ -7,17 +7,20 @@ namespace {
 // of every rule.
 constexpr std::array<FlavourRules, kFlavours> kRules = {{
     {"c", "ZooKeeper's C client 3.8: one thread, a handle is final after expiry",
-     false, true, false, false, false, false, {"disconnected", "connected", "expired"}},
+     false, true, false, false, false, false, FlavourRules::Completions::AtReply,
+     {"disconnected", "connected", "expired"}},
     {"curator",
      "Apache Curator 5 on the Java client: a new session after expiry, listeners on their own "
      "thread, LOST after being suspended for the session timeout; recipes on the caller's "
-     "thread, watchers on the event thread",
-     true, true, true, true, true, true, {"SUSPENDED", "RECONNECTED", "LOST"}},
+     "thread, watchers and background callbacks on the event thread",
+     true, true, true, true, true, true, FlavourRules::Completions::OnEventThread,
+     {"SUSPENDED", "RECONNECTED", "LOST"}},
     {"kazoo",
      "kazoo 2 (Python): a new session after expiry; no setWatches: a dropped connection "
      "tells each watcher once and forgets it; recipes on the caller's thread, watchers on the "
-     "callback worker",
-     true, false, false, false, true, true, {"SUSPENDED", "CONNECTED", "LOST"}},
+     "callback worker, async completions on the completion worker",
+     true, false, false, false, true, true, FlavourRules::Completions::OnOwnThread,
+     {"SUSPENDED", "CONNECTED", "LOST"}},
 }};
 
 }  // namespace

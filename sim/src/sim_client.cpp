@@ -138,6 +138,7 @@ void SimClient::prepare(PendingOp& op, Request request, Watcher watcher, bool re
   op.watcher = std::move(watcher);
   op.recursive = recursive;
   op.view = id_;
+  op.background = std::exchange(starting_background_, false);
 }
 
 Task<Result<CreateResponse>> SimClient::create(std::string path, std::string data,
@@ -270,6 +271,13 @@ void SimClient::post(Task<> task) {
   w_.at_process(h_, w_.now + static_cast<TimeMs>(lag), w_.add_root(h_.process, std::move(task)));
 }
 
+void SimClient::background(Task<> call) {
+  const std::function<void()> start = w_.add_root(h_.process, std::move(call));
+  starting_background_ = true;
+  start();
+  starting_background_ = false;
+}
+
 std::string SimClient::unique_id() {
   // The handle's number, not the session id: that is 0 until connected.
   std::string id = std::to_string(h_.index);
@@ -287,9 +295,9 @@ void SimClient::annotate(std::string text) {
 bool World::Impl::submit(Handle& h, PendingOp& op) {
   // A stopped world answers nothing: the caller waits until the world ends.
   if (stopped()) return true;
-  if (!h.alive()) return answer_at_once(op, Outcome{.error = Error::InvalidState});
+  if (!h.alive()) return answer_locally(h, op, Outcome{.error = Error::InvalidState});
   if (Error e = op.close ? Error::Ok : c_client_refusal(op.request); e != Error::Ok) {
-    return answer_at_once(op, Outcome{.error = e});
+    return answer_locally(h, op, Outcome{.error = e});
   }
   op.xid = h.next_xid++;
   if (h.state == SessionState::Connected && h.conn != 0) {
@@ -313,6 +321,15 @@ bool World::Impl::answer_at_once(PendingOp& op, Outcome out) {
     p->deferred = 0;
     p->waiter.resume();
   });
+  return true;
+}
+
+bool World::Impl::answer_locally(Handle& h, PendingOp& op, Outcome out) {
+  if (!op.background || h.rules->completions == FlavourRules::Completions::AtReply) {
+    return answer_at_once(op, std::move(out));
+  }
+  op.result = std::move(out);
+  run_completion(h, op);
   return true;
 }
 
@@ -357,6 +374,10 @@ void World::Impl::complete(Handle& h, PendingOp& op, Outcome&& out) {
     drop_watchers(h, op.path, op.unwatch);
   }
   op.result = std::move(out);
+  if (op.background) {
+    run_completion(h, op);  // may destroy op
+    return;
+  }
   wake(h, op.waiter, op.deferred).resume();  // may destroy op
 }
 
@@ -453,8 +474,15 @@ void World::Impl::session_expired(Handle& h) {
     set_state(h, SessionState::Connecting);
     reconnect_at(h, now);
   }
+  // The Java client queues Expired for the event thread before it fails
+  // the calls still waiting with SESSIONEXPIRED (ClientCnxn.onConnected and
+  // ZooKeeperTestable.injectSessionExpiration, then cleanup): where the
+  // background calls complete on that thread, the event goes first.
+  h.hold_completions = h.rules->completions == FlavourRules::Completions::OnEventThread;
   fail_all(h, Error::SessionExpired);
+  h.hold_completions = false;
   session_event(h, KeeperState::Expired, gone);
+  for (PendingOp* op : std::exchange(h.held_completions, {})) run_completion(h, *op);
 }
 
 void World::Impl::reconnect_at(Handle& h, TimeMs t) {

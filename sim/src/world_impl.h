@@ -50,6 +50,7 @@ struct PendingOp {
   std::optional<Outcome> result;
   std::uint64_t deferred = 0;   // the call that resumes an answer put off (answer_at_once)
   bool queued = false;        // waiting for a connection (else in flight)
+  bool background = false;    // made by in_background: completes as its flavour's completions do
   bool close = false;         // a close() request, not a Request
   // Stays here, in place, until the op completes: the message that carries
   // it points at it. Starts as a sync, whose default needs no allocation (a
@@ -169,9 +170,14 @@ struct Handle {
   // The library's threads besides the I/O thread and the recipes' own
   // (FlavourRules): each runs its steps in order; the time of its last one.
   struct Threads {
-    TimeMs listener = 0;  // listeners_on_own_thread
-    TimeMs event = 0;     // watchers_on_event_thread
+    TimeMs listener = 0;    // listeners_on_own_thread
+    TimeMs event = 0;       // watchers_on_event_thread
+    TimeMs completion = 0;  // Completions::OnOwnThread
   } threads;
+  // While set, background calls that complete wait in held_completions
+  // for their step to be queued (session_expired).
+  bool hold_completions = false;
+  std::vector<PendingOp*> held_completions;
 };
 
 struct World::Impl {
@@ -385,6 +391,10 @@ struct World::Impl {
   // transfer, so a loop of such calls would grow the stack until it
   // overflowed. False: answered now; true: the caller waits for the event.
   bool answer_at_once(PendingOp& op, Outcome out);
+  // A call answered without the server: at once (answer_at_once), or, for
+  // a background call of a flavour whose completions run on a thread, as
+  // that thread's step. The same return value.
+  bool answer_locally(Handle& h, PendingOp& op, Outcome out);
   static constexpr int kAnswersAtOnce = 64;
   int answers_in_step = 0;
   void forget(Handle& h, PendingOp& op);
@@ -410,9 +420,10 @@ struct World::Impl {
   // --- the client library's threads (client_threads.cpp) ---
   // What a scheduling choice is for (DecisionSource::pick_for): one of a
   // handle's threads, or its connection's messages.
-  enum class Actor : int { Messages, Caller, Event, Listener, Tasks };
-  static int actor(const Handle& h, Actor a) { return h.index * 5 + static_cast<int>(a); }
-  static int actor(int handle, Actor a) { return handle * 5 + static_cast<int>(a); }
+  enum class Actor : int { Messages, Caller, Event, Listener, Tasks, Completion };
+  static constexpr int kActors = 6;
+  static int actor(const Handle& h, Actor a) { return h.index * kActors + static_cast<int>(a); }
+  static int actor(int handle, Actor a) { return handle * kActors + static_cast<int>(a); }
   // Runs `fn` at `t` on behalf of `h`'s process: not at all if it has
   // crashed by then, and once a pause ends if it is paused then (a paused
   // process runs nothing). If `slot` is given it holds the pending call's
@@ -420,8 +431,12 @@ struct World::Impl {
   void at_process(Handle& h, TimeMs t, std::function<void()> fn, std::uint64_t* slot = nullptr);
   // Queues `fn` on one of `h`'s threads (`last`: Handle::Threads; `a` the
   // thread): it runs a drawn 0 to kThreadLagChoices - 1 ms from now, after
-  // the thread's earlier steps.
-  void on_thread(Handle& h, TimeMs& last, Actor a, std::function<void()> fn);
+  // the thread's earlier steps; `slot` as in at_process.
+  void on_thread(Handle& h, TimeMs& last, Actor a, std::function<void()> fn, std::uint64_t* slot = nullptr);
+  // Runs the completion of background call `op` (its result set) where
+  // `h`'s flavour runs completions (FlavourRules::completions): at once, or
+  // as a step of the event thread or of the completion thread.
+  void run_completion(Handle& h, PendingOp& op);
   // The lag of a step of `h`'s thread `a` that a flavour with recipes on
   // the caller's thread draws (0 to kThreadLagChoices - 1); 0, drawn from
   // nothing, for the others.
@@ -502,6 +517,7 @@ class SimClient final : public Client {
   std::map<std::uint64_t, Watcher> listeners;  // session listeners, by id
 
  private:
+  void background(Task<> call) override;
   // Fills in a request about to be awaited.
   void prepare(PendingOp& op, Request request, Watcher watcher = {}, bool recursive = false);
   World::Impl& w_;
@@ -509,6 +525,9 @@ class SimClient final : public Client {
   int id_;
   std::string name_;
   std::uint64_t next_listener = 1;
+  // Set while background() starts its call: the next request prepared is
+  // a background call.
+  bool starting_background_ = false;
 };
 
 }  // namespace zksim

@@ -109,5 +109,31 @@ TEST_F(RealClientTest, WaitForTimesOutOnTheLoopClock) {
   }(*zk));
 }
 
+// The C client's completion thread runs watcher events and completions in
+// the order they arrived (mt_adaptor.c do_completion), and RealClient posts
+// each to the loop from there: a delete's watch event, which the server
+// sends before the reply, runs before the background delete's completion.
+// A call the C client refuses returns its error from zoo_a* and gets no
+// completion: it completes before in_background returns.
+TEST_F(RealClientTest, ABackgroundCallCompletesOnTheLoopAfterTheWatchEventItsRequestFired) {
+  auto zk = RealClient::open(loop, zk_server().hosts(), 4000);
+  std::vector<std::string> log;
+  bool returned_first = false, refused_at_once = false;
+  run([](Client& c, std::vector<std::string>& log, bool& returned_first, bool& refused_at_once) -> Task<> {
+    EXPECT_TRUE(co_await until_state(c, SessionState::Connected));
+    const std::string path = "/background-" + c.unique_id();
+    EXPECT_TRUE(co_await c.create(path, "", CreateMode::Persistent));
+    EXPECT_TRUE(co_await c.exists(path, [&log](const WatchedEvent&) { log.push_back("watch"); }));
+    c.in_background(c.remove(path), [&log](Result<void> r) { log.push_back(r ? "removed" : "failed"); });
+    returned_first = log.empty();
+    c.in_background(c.create("bad", "", CreateMode::Persistent), [&refused_at_once](Result<CreateResponse> r) {
+      refused_at_once = r.error() == Error::BadArguments;
+    });
+  }(*zk, log, returned_first, refused_at_once));
+  EXPECT_TRUE(returned_first);
+  EXPECT_TRUE(refused_at_once);
+  EXPECT_EQ(log, (std::vector<std::string>{"watch", "removed"}));
+}
+
 }  // namespace
 }  // namespace zksim::test

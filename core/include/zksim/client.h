@@ -125,8 +125,41 @@ class Client {
   // executor runs a background callback: it starts after the caller goes
   // on, and ends with the client's process. The caller's code goes on.
   virtual void post(Task<> task) = 0;
+  // Makes `call` through the library's asynchronous API (Curator's
+  // inBackground, kazoo's *_async with rawlink, the C client's zoo_a*):
+  // its request goes out now, in order with the caller's other calls, and
+  // the caller goes on at once. `done` is then called with its result where
+  // the library runs completions (FlavourRules::completions): the C client
+  // at the reply, on its one thread; Curator on the event thread, in
+  // arrival order with the watchers; kazoo on a completion thread of its
+  // own. A call answered without the server (refused, or on a closed
+  // handle) completes the same way, but on the C client before
+  // in_background returns. `done` is a plain function, as a callback is:
+  // to wait for more it makes another background call or post()s a task.
+  // It ends with the client's process.
+  // REQUIRES: `call` is a request of this client, not yet awaited (any
+  // call above from create to remove_all_watches).
+  //
+  //   zk.in_background(zk.create(dir + "/n-", "", CreateMode::EphemeralSequential),
+  //                    [this](Result<CreateResponse> made) { if (made) ours_ = made->path; });
+  template <class T, class F>
+  void in_background(Task<T> call, F done) {
+    background(complete_with(std::move(call), std::move(done)));
+  }
   // Adds a line to the trace (simulator) or the log (real server).
   virtual void annotate(std::string text) = 0;
+
+ protected:
+  // in_background's half that the backend implements: starts `call` now
+  // (its first request is the background call) and owns it until it ends.
+  virtual void background(Task<> call) = 0;
+
+ private:
+  template <class T, class F>
+  static Task<> complete_with(Task<T> call, F done) {
+    T result = co_await call;
+    done(std::move(result));
+  }
 };
 
 }  // namespace zksim

@@ -51,6 +51,9 @@ class RealLoop {
 
   // Loop thread only: starts `task` at the next turn of the loop.
   void spawn(Task<> task);
+  // Loop thread only: starts `task` now; it runs until it first waits
+  // before start returns, and the loop owns it from then on.
+  void start(Task<> task);
   int running_tasks() const;
   // Drives the loop on the calling thread until every spawned task finished
   // (true) or `timeout_ms` passed (false).
@@ -119,6 +122,9 @@ class RealClient final : public Client {
   struct Core;
 
  private:
+  // Started on the loop at once: the request goes out now, and its
+  // completion is the C client's, posted to the loop like the others.
+  void background(Task<> call) override;
   explicit RealClient(std::shared_ptr<Core> core);
   std::shared_ptr<Core> core_;
 };

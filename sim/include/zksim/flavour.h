@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -49,6 +50,15 @@ struct FlavourRules {
   // I/O thread received them; the library has already taken the watch out
   // of its table by then. Otherwise they run at arrival.
   bool watchers_on_event_thread;
+  // Where the completions of the asynchronous API (Client::in_background)
+  // run: at the reply, on the client's one thread (the C client's
+  // completion thread); as steps of the event thread, in arrival order with
+  // the watchers (the Java client's EventThread, which runs Curator's
+  // background callbacks); or as steps of a completion thread of their own,
+  // in reply order but in no order with the watchers (kazoo's completion
+  // worker). A thread's step comes a drawn moment after the reply.
+  enum class Completions : std::uint8_t { AtReply, OnEventThread, OnOwnThread };
+  Completions completions;
   // The names its listeners know the states by: disconnected, connected
   // again, lost (Curator: SUSPENDED, RECONNECTED, LOST).
   std::array<std::string_view, 3> state_names;
