@@ -1,0 +1,7 @@
+#include "curator.h"
+
+namespace bank {
+
+std::vector<zksim::scenarios::Recipe> curator_bugs() { return {}; }
+
+}  // namespace bank
