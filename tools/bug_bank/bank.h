@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace bank {
@@ -51,9 +52,11 @@ Task<Result<void>> ensure_path(Client& zk, std::string dir);
 class Monitor {
  public:
   Signal next() const { return current_; }
+  // The next wait's signal is new before the woken ones run: one that
+  // waits again at once waits for the next notify.
   void notify_all() {
-    current_.set();
-    current_ = Signal();
+    Signal woken = std::exchange(current_, Signal());
+    woken.set();
   }
 
  private:

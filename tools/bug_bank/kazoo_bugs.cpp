@@ -75,11 +75,23 @@ constexpr Error kLockTimeout = Error::OperationTimeout;
 //   watches the LAST writer, even one that came after it and is waiting
 //   for that reader: both wait forever. zksim should report liveness, with
 //   no fault (a reader, then a writer, behind a writer).
+// bank/kazoo-732-nonblocking-cleanup: kazoo issue #732, "Non-blocking lock
+//   acquisition failure can leak the ephemeral lock node"
+//   (https://github.com/python-zk/kazoo/issues/732; proposed fix
+//   https://github.com/python-zk/kazoo/pull/760, open), in 2.9.0 to 2.11.0.
+//   A try-lock (blocking=False) that finds a predecessor deletes its node
+//   with _best_effort_cleanup, which tries once and swallows the error:
+//   when the connection drops then and the session survives, the
+//   contender node stays for the session's life. Once the nodes before it
+//   are released it is first, and nobody will release it: every waiter
+//   waits forever. zksim should report liveness with try-locks (varied
+//   workloads) and deletes lost before they reach the server.
 // ---------------------------------------------------------------------------
 enum class KazooLockVersion {
   FirstPredecessor,  // master, 2017-03-10 to 03-27: the first node below ours, watched with exists
   ExistsWatch,       // 2.3.0 to 2.4.0: the node just below ours, watched with exists
   ContenderRegex,    // 2.8.0: regex contenders, watched with get
+  Current,           // 2.9.0 to 2.11.0: regex contenders below our sequence, watched with get
 };
 
 class KazooLock {
@@ -167,7 +179,7 @@ class KazooLock {
       const std::uint64_t listener = zk_.add_session_listener([wake](const WatchedEvent&) { wake->set(); });
       Watcher watch_predecessor = [wake](const WatchedEvent&) { wake->set(); };
       Result<bool> there = false;
-      if (version_ == KazooLockVersion::ContenderRegex) {
+      if (version_ == KazooLockVersion::ContenderRegex || version_ == KazooLockVersion::Current) {
         auto got = co_await zk_.get_data(watched, watch_predecessor);
         there = got ? Result<bool>(true) : got.error() == Error::NoNode ? Result<bool>(false) : Result<bool>(got.error());
       } else {
@@ -193,7 +205,7 @@ class KazooLock {
       return std::any_of(exclude_.begin(), exclude_.end(),
                          [&](const std::string& n) { return c.find(n) != std::string::npos; });
     };
-    if (version_ != KazooLockVersion::ContenderRegex) {
+    if (version_ == KazooLockVersion::FirstPredecessor || version_ == KazooLockVersion::ExistsWatch) {
       const std::vector<std::string> children = by_sequence(std::move(kids->children));
       auto me = std::find(children.begin(), children.end(), node);
       if (me == children.end()) co_return kForceRetry;  // our node is gone
@@ -212,11 +224,15 @@ class KazooLock {
       }
       return false;
     };
+    const std::string_view our_sequence = sequence_of(node);
     std::vector<std::string> matches;
     bool found_self = false;
     bool self_matches = false;
     for (const std::string& child : kids->children) {
-      if (contender(child)) matches.push_back(child);
+      // 2.9.0 on: only contenders with a smaller sequence number.
+      if (contender(child) && (version_ == KazooLockVersion::ContenderRegex || sequence_of(child) < our_sequence)) {
+        matches.push_back(child);
+      }
       if (child == node) {
         found_self = true;
         self_matches = contender(child);
@@ -224,6 +240,10 @@ class KazooLock {
     }
     if (!found_self) co_return kForceRetry;
     matches = by_sequence(std::move(matches));
+    if (version_ == KazooLockVersion::Current) {
+      if (matches.empty()) co_return std::optional<std::string>();
+      co_return matches.back();
+    }
     std::optional<std::string> out;
     for (const std::string& m : matches) {
       if (self_matches && m == node) break;  // `match is found_self`: never, for a reader
@@ -692,6 +712,13 @@ std::vector<Recipe> kazoo_bugs() {
   out.push_back(exclusive_recipe("bank/kazoo-exists-creation-watch",
                                  "kazoo's Lock watching its predecessor with exists (kazoo 9b0a793)",
                                  KazooLockVersion::ExistsWatch, kazoo_flaw("no-leaks")));
+
+  Recipe cleanup = exclusive_recipe("bank/kazoo-732-nonblocking-cleanup",
+                                    "kazoo's Lock leaving its node when a try-lock's cleanup fails (kazoo #732)",
+                                    KazooLockVersion::Current, kazoo_flaw("liveness", /*varied=*/true));
+  cleanup.flaw->fault_class = static_cast<std::int32_t>(zksim::FaultKind::DropBeforeApply);
+  cleanup.flaw->per_mille = 30;
+  out.push_back(std::move(cleanup));
 
   Recipe rw;
   rw.name = "bank/kazoo-649-rw-deadlock";
