@@ -117,8 +117,8 @@ class CuratorReadWriteLock {
 // bank/curator-115-latch-deleted-is-leader: Netflix/curator issue #115,
 //   "Wrong behaviour in LeaderLatch when a candidate lose connection"
 //   (https://github.com/Netflix/curator/issues/115), in LeaderLatch from
-//   its first version (Curator 1.1.10, May 2012) until 14431d0b (July
-//   2012). A candidate watches the node before its own with exists; when
+//   its first version (Netflix Curator 1.0.10, May 2012) to 1.1.15; fixed
+//   in 1.1.16 by 14431d0b. A candidate watches the node before its own with exists; when
 //   that node is deleted it takes the leadership, without looking again
 //   at who is first. When a waiting candidate in the middle leaves (its
 //   client closes the latch, crashes or loses its session), the one behind
@@ -271,8 +271,8 @@ class NetflixLeaderLatch {
 // bank/curator-18-latch-close-race: CURATOR-18, "LeaderLatch: race between
 //   creating a node and deleting it"
 //   (https://issues.apache.org/jira/browse/CURATOR-18, fixed in 2.0.1 by
-//   38f28b5c), in Curator 2.0.0-incubating, whose LeaderLatch works in the
-//   background: reset() creates a protected ephemeral-sequential node
+//   38f28b5c), in Netflix Curator 2.4.0 (112b5d92, "Issue 216") to Apache
+//   Curator 2.0.0-incubating, whose LeaderLatch works in the background: reset() creates a protected ephemeral-sequential node
 //   asynchronously, its callback sets ourPath and reads the children;
 //   close() deletes ourPath, if set. A latch closed while its create is in
 //   flight deletes nothing; the callback then records the node and carries
