@@ -327,7 +327,8 @@ class KazooReadWrite {
 //   same free room, and each takes a lease; the next acquire of their
 //   clients finds its lease already there and returns at once. zksim
 //   should report semaphore-leases, with no fault, once try-acquires
-//   (timeout 0, varied workloads) are in the mix.
+//   (timeout 0, varied workloads) fail behind holders that hold long
+//   (3 s), so that several such callbacks wait for the same release.
 // ---------------------------------------------------------------------------
 class KazooSemaphore {
  public:
@@ -737,6 +738,7 @@ std::vector<Recipe> kazoo_bugs() {
   sem.traits.lease_dir = "leases";
   sem.make_lock = [](const HandleContext& c) { return std::make_unique<KazooSemaphoreHandle>(c); };
   sem.flaw = kazoo_flaw("semaphore-leases", /*varied=*/true);
+  sem.flaw->hold_ms = 3000;
   out.push_back(std::move(sem));
 
   Recipe queue;
