@@ -29,6 +29,7 @@ const std::set<std::string> kBugs = {
     "bank/curator-276-rw-downgrade",
     "bank/curator-115-latch-deleted-is-leader",
     "bank/curator-18-latch-close-race",
+    "bank/curator-652-latch-double-leader",
     "bank/curator-1290-ddb-notified-enter",
     "bank/curator-536-ddb-leave-loop",
     "bank/curator-318-ddb-timeout-leftover",

@@ -282,16 +282,35 @@ class NetflixLeaderLatch {
 //   campaign timeouts, 0 and 1 ms among them).
 //   campaign = new latch, start(), await(timeout) (close() when it times
 //   out); resign = close(). Leadership: started and hasLeadership.
+// bank/curator-652-latch-double-leader: CURATOR-652, "double-leader"
+//   (https://issues.apache.org/jira/browse/CURATOR-652,
+//   https://github.com/apache/curator/issues/1168), ported as 5.3.0 writes
+//   LeaderLatch (the same background design, with the CURATOR-18 fix and
+//   getData for the watch). On RECONNECTED a latch resets: setNode(null)
+//   deletes its node in the background and a new one is created; a create
+//   still being retried from before completes too, and its setNode deletes
+//   the node the latch was leading with. checkLeadership then finds the
+//   latch no longer first and watches its predecessor, but never gives
+//   up the leadership it had, while the next candidate, seeing the
+//   leader's node gone, leads as well. Fixed in 5.7.0 by 1027c2cd
+//   (CURATOR-696): a latch that is not first gives its leadership up, and
+//   one that is first checks that the node is its session's. (The same
+//   code also resets whenever the node it watches is gone, the livelock of
+//   CURATOR-645.) zksim should report one-leader once connections blip.
 // ---------------------------------------------------------------------------
-class CuratorLatch20 {
+enum class LatchVersion { Curator200, Curator530 };
+
+class CuratorLatch {
  public:
-  CuratorLatch20(Client& zk, std::string dir, std::string id) : zk_(zk), dir_(std::move(dir)), id_(std::move(id)) {}
-  ~CuratorLatch20() {
+  CuratorLatch(Client& zk, std::string dir, std::string id, LatchVersion v)
+      : zk_(zk), dir_(std::move(dir)), id_(std::move(id)), version_(v) {}
+  ~CuratorLatch() {
     if (latch_ && latch_->started) zk_.remove_session_listener(latch_->listener);
   }
 
   Task<Result<Grant>> campaign(TimeMs timeout_ms) {
     latch_ = std::make_shared<Latch>(zk_, dir_, id_);
+    latch_->version = version_;
     auto l = latch_;
     l->started = true;
     l->listener = zk_.add_session_listener([l](const WatchedEvent& e) {
@@ -333,6 +352,7 @@ class CuratorLatch20 {
     Client& zk;
     std::string dir;
     std::string id;
+    LatchVersion version = LatchVersion::Curator200;
     bool started = false;
     bool suspended = false;
     bool leadership = false;
@@ -365,8 +385,13 @@ class CuratorLatch20 {
   static Task<> create_in_background(std::shared_ptr<Latch> l) {
     auto made = co_await curator::create_protected(l->zk, l->dir, "latch-", CreateMode::EphemeralSequential, l->id);
     if (!made) co_return;
-    // The flaw: the node is kept whether or not the latch was closed meanwhile.
     set_node(*l, made->path);
+    // 2.0.0's flaw: the node is kept whether or not the latch was closed
+    // meanwhile (CURATOR-18); from 2.0.1 a closed latch deletes it.
+    if (l->version == LatchVersion::Curator530 && !l->started) {
+      set_node(*l, "");
+      co_return;
+    }
     co_await get_children(l);
   }
 
@@ -392,8 +417,18 @@ class CuratorLatch20 {
       if (l->started && e.type == zksim::EventType::NodeDeleted && !local.empty()) l->zk.post(get_children(l));
     };
     const std::string watch_path = join(l->dir, *(me - 1));
-    auto st = co_await l->zk.exists(watch_path, watcher);
-    if (!st && st.error() == Error::NoNode) reset(l);
+    // 2.0.0 watches with exists, 5.3.0 with getData; either way a gone
+    // predecessor resets the latch: a new node at the end (CURATOR-645).
+    // Not first: the leadership it had is kept (CURATOR-652).
+    bool gone = false;
+    if (l->version == LatchVersion::Curator530) {
+      auto data = co_await l->zk.get_data(watch_path, watcher);
+      gone = !data && data.error() == Error::NoNode;
+    } else {
+      auto st = co_await l->zk.exists(watch_path, watcher);
+      gone = !st && st.error() == Error::NoNode;
+    }
+    if (gone) reset(l);
   }
 
   void close() {
@@ -408,6 +443,7 @@ class CuratorLatch20 {
   Client& zk_;
   std::string dir_;
   std::string id_;
+  LatchVersion version_;
   std::shared_ptr<Latch> latch_;
 };
 
@@ -845,9 +881,21 @@ std::vector<Recipe> curator_bugs() {
   closed.name = "bank/curator-18-latch-close-race";
   closed.summary = "Curator 2.0's LeaderLatch keeping a node made after it was closed (CURATOR-18)";
   closed.family = RecipeFamily::Election;
-  closed.make_lock = [](const HandleContext& c) { return zksim::scenarios::election<CuratorLatch20>(c.zk, c.dir, c.id); };
+  closed.make_lock = [](const HandleContext& c) {
+    return zksim::scenarios::election<CuratorLatch>(c.zk, c.dir, c.id, LatchVersion::Curator200);
+  };
   closed.flaw = curator_flaw("liveness", 0, 0, 5, /*varied=*/true);
   out.push_back(std::move(closed));
+
+  Recipe twice;
+  twice.name = "bank/curator-652-latch-double-leader";
+  twice.summary = "Curator 5.3's LeaderLatch keeping its leadership when its node is replaced (CURATOR-652)";
+  twice.family = RecipeFamily::Election;
+  twice.make_lock = [](const HandleContext& c) {
+    return zksim::scenarios::election<CuratorLatch>(c.zk, c.dir, c.id, LatchVersion::Curator530);
+  };
+  twice.flaw = curator_flaw("one-leader", static_cast<std::int32_t>(TimedFault::BlipAll), 300, 300);
+  out.push_back(std::move(twice));
 
   Recipe sem;
   sem.name = "bank/curator-315-semaphore-orphan";
