@@ -78,8 +78,9 @@ constexpr Error kLockTimeout = Error::OperationTimeout;
 // bank/kazoo-732-nonblocking-cleanup: kazoo issue #732, "Non-blocking lock
 //   acquisition failure can leak the ephemeral lock node"
 //   (https://github.com/python-zk/kazoo/issues/732; proposed fix
-//   https://github.com/python-zk/kazoo/pull/760, open), in 2.9.0 to 2.11.0.
-//   A try-lock (blocking=False) that finds a predecessor deletes its node
+//   https://github.com/python-zk/kazoo/pull/760, open), reported on 2.8.0
+//   and still in 2.11.0; ported as 2.9.0 to 2.11.0 write the Lock. A
+//   try-lock (blocking=False) that finds a predecessor deletes its node
 //   with _best_effort_cleanup, which tries once and swallows the error:
 //   when the connection drops then and the session survives, the
 //   contender node stays for the session's life. Once the nodes before it
