@@ -12,8 +12,8 @@ constexpr std::array<std::string_view, kFaultClasses> kClassNames = {
     "lag-burst",         "server-crash",     "leader-crash",   "partition",    "session-moved"};
 
 constexpr std::array<std::string_view, kOpChains> kChainNames = {
-    "reply-lost", "reply-lost-twice", "request-lost-then-pause", "reply-lost-then-expiry",
-    "reply-lost-then-outage"};
+    "reply-lost", "reply-lost-twice", "request-lost-pause", "reply-lost-expiry",
+    "reply-lost-outage"};
 
 // The class of group `in_group` whose band holds `choice`. Bands start at
 // the top for the first class of their group and go down in list order:

@@ -303,7 +303,7 @@ World::Impl::Strike World::Impl::fire_chain(Handle& h, Handle::Aimed a) {
   ++struck[static_cast<std::size_t>(kOpChain)];
   if (++h.storm.struck == kNemesisStorm) h.storm = Handle::Storm{.calm = kNemesisStorm};
   const FaultKind first =
-      a.chain == OpChain::RequestLostThenPause ? FaultKind::DropBeforeApply : FaultKind::DropAfterApply;
+      a.chain == OpChain::RequestLostPause ? FaultKind::DropBeforeApply : FaultKind::DropAfterApply;
   return Strike{first, false, a.chain, a.kind};
 }
 
@@ -321,13 +321,13 @@ void World::Impl::follow_chain(Handle& h, const Strike& s) {
     case OpChain::ReplyLostTwice:
       if (s.aimed_kind >= 0) h.drop_next = true;
       return;
-    case OpChain::RequestLostThenPause:
+    case OpChain::RequestLostPause:
       apply_fault(FaultKind::Pause, h, cfg.nemesis.pause_ms, label);
       return;
-    case OpChain::ReplyLostThenExpiry:
+    case OpChain::ReplyLostExpiry:
       apply_fault(FaultKind::ExpireSession, h, 0, label);
       return;
-    case OpChain::ReplyLostThenOutage: {
+    case OpChain::ReplyLostOutage: {
       // Past the session timeout: the server expires the session (unless
       // its expiry comes late) before the client can reach it again.
       const auto timeout = static_cast<std::uint32_t>(std::max(h.timeout_ms, 1));

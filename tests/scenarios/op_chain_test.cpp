@@ -244,8 +244,8 @@ TEST(OpChainRuns, ShrinkingKeepsTheChainTheViolationNeeds) {
   int lost = 0, outage = 0;
   for (const TraceEvent& e : again.result.trace) {
     if (e.kind != TraceKind::Fault) continue;
-    if (e.detail.starts_with("applied ZOK, reply lost; op-chain reply-lost-then-outage on create")) ++lost;
-    if (e.detail.starts_with("op-chain reply-lost-then-outage on create: connection broken")) ++outage;
+    if (e.detail.starts_with("applied ZOK, reply lost; op-chain reply-lost-outage on create")) ++lost;
+    if (e.detail.starts_with("op-chain reply-lost-outage on create: connection broken")) ++outage;
   }
   EXPECT_GE(lost, 1) << write_scenario(shrunk.scenario);
   EXPECT_EQ(outage, lost) << write_scenario(shrunk.scenario);

@@ -171,8 +171,8 @@ TEST(OpChain, ReplyLostTwiceLosesTheReplyOfTheClientsNextRequestToo) {
   EXPECT_EQ(w.struck(kOpChain), 1);  // one chain
 }
 
-TEST(OpChain, RequestLostThenPauseLosesTheRequestAndPausesTheClient) {
-  Scripted d = aimed(index_of(request_kind<CreateRequest>), OpChain::RequestLostThenPause);
+TEST(OpChain, RequestLostPauseLosesTheRequestAndPausesTheClient) {
+  Scripted d = aimed(index_of(request_kind<CreateRequest>), OpChain::RequestLostPause);
   WorldConfig cfg = op_chain_only();
   cfg.nemesis.pause_ms = 500;  // within the session: it survives
   World w(cfg, d);
@@ -190,14 +190,14 @@ TEST(OpChain, RequestLostThenPauseLosesTheRequestAndPausesTheClient) {
   const std::vector<const TraceEvent*> f = faults(w);
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[0]->code, static_cast<std::int32_t>(FaultKind::DropBeforeApply));
-  EXPECT_EQ(f[0]->detail, "request lost; op-chain request-lost-then-pause on create");
+  EXPECT_EQ(f[0]->detail, "request lost; op-chain request-lost-pause on create");
   EXPECT_EQ(f[1]->code, static_cast<std::int32_t>(FaultKind::Pause));
-  EXPECT_EQ(f[1]->detail, "500 ms, op-chain request-lost-then-pause on create");
+  EXPECT_EQ(f[1]->detail, "500 ms, op-chain request-lost-pause on create");
   EXPECT_GE(next_at, f[1]->time + 500);  // nothing ran while paused
 }
 
-TEST(OpChain, ReplyLostThenExpiryExpiresTheSessionAtOnce) {
-  Scripted d = aimed(index_of(request_kind<CreateRequest>), OpChain::ReplyLostThenExpiry);
+TEST(OpChain, ReplyLostExpiryExpiresTheSessionAtOnce) {
+  Scripted d = aimed(index_of(request_kind<CreateRequest>), OpChain::ReplyLostExpiry);
   World w(op_chain_only(), d);
   Client& c = w.open("a", 2000);
   run(w, c, [](Client& c) -> Task<> {
@@ -212,7 +212,7 @@ TEST(OpChain, ReplyLostThenExpiryExpiresTheSessionAtOnce) {
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[1]->code, static_cast<std::int32_t>(FaultKind::ExpireSession));
   EXPECT_EQ(f[1]->time, f[0]->time);
-  EXPECT_EQ(f[1]->detail, "op-chain reply-lost-then-expiry on create");
+  EXPECT_EQ(f[1]->detail, "op-chain reply-lost-expiry on create");
   EXPECT_EQ(w.server().children("/"), (std::vector<std::string>{"zookeeper"}));  // the ephemeral went with it
   EXPECT_EQ(c.state(), SessionState::Expired);
 }
@@ -220,8 +220,8 @@ TEST(OpChain, ReplyLostThenExpiryExpiresTheSessionAtOnce) {
 // The session expires on the server while the client is cut off, so the
 // client cannot learn whether its create was applied: it is told Expired
 // when it reconnects, and its create's outcome stays unknown to it.
-TEST(OpChain, ReplyLostThenOutageExpiresTheSessionWhileTheClientIsCutOff) {
-  Scripted d = aimed(index_of(request_kind<CreateRequest>), OpChain::ReplyLostThenOutage);
+TEST(OpChain, ReplyLostOutageExpiresTheSessionWhileTheClientIsCutOff) {
+  Scripted d = aimed(index_of(request_kind<CreateRequest>), OpChain::ReplyLostOutage);
   d.by_range[2000] = {700};  // the outage: the session timeout, 1 ms and 700 ms more
   World w(op_chain_only(), d);
   Client& c = w.open("a", 2000);
@@ -236,8 +236,8 @@ TEST(OpChain, ReplyLostThenOutageExpiresTheSessionWhileTheClientIsCutOff) {
   }(c));
   const std::vector<const TraceEvent*> f = faults(w);
   ASSERT_EQ(f.size(), 2u);
-  EXPECT_EQ(f[0]->detail, "applied ZOK, reply lost; op-chain reply-lost-then-outage on create");
-  EXPECT_EQ(f[1]->detail, "op-chain reply-lost-then-outage on create: connection broken, none for 2701 ms");
+  EXPECT_EQ(f[0]->detail, "applied ZOK, reply lost; op-chain reply-lost-outage on create");
+  EXPECT_EQ(f[1]->detail, "op-chain reply-lost-outage on create: connection broken, none for 2701 ms");
   TimeMs expired_at = -1, told_at = -1;
   for (const TraceEvent& e : w.trace().events()) {
     if (e.kind == TraceKind::Server && e.code == static_cast<std::int32_t>(ServerAction::SessionExpired)) {

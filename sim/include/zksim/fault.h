@@ -96,47 +96,42 @@ std::string_view fault_class_name(std::int32_t fault_class);
 // request kind (kOpChainKinds) and a chain, and the chain strikes at that
 // client's next request of that kind (the one at hand if it is one; a
 // later strike of the class aims anew): a first fault on the request, then
-// a follow-up. The chains, each grounded
-// in a failure seen in practice, the mildest first (decision 0):
-//   reply-lost              applied, its reply lost (drop-after-apply);
-//                           nothing follows. ZooKeeper's FAQ ("How should I
-//                           handle the CONNECTION_LOSS error?": a create
-//                           whose link broke after it reached the server
-//                           succeeds) and ZOOKEEPER-1262 (the lock recipe
-//                           as documented cannot tell which sequential node
-//                           a create whose reply was lost made).
-//   reply-lost-twice        applied, its reply lost, and so is the reply to
-//                           the client's next request (its retry, or the
-//                           read that looks for what the first one did).
-//                           CURATOR-335: a network event after the
-//                           semaphore's node was created but before its
-//                           getChildren orphaned the node (a deadlock).
-//   request-lost-then-pause not applied (drop-before-apply), then the
-//                           client pauses for pause_ms: one stop-the-world
-//                           pause (ZooKeeper's Troubleshooting page: GC
-//                           pauses hang the client's threads; HBase's "a
-//                           network partition or a long-running GC pause")
-//                           broke the link before the request went out,
-//                           and the client resumes later.
-//   reply-lost-then-expiry  applied, its reply lost, and the server expires
-//                           the session at once: the client learns Expired
-//                           on reconnecting and cannot ask its old session
-//                           what its request did (ZooKeeper's FAQ, "How
-//                           should I handle SESSION_EXPIRED?").
-//   reply-lost-then-outage  applied, its reply lost, and the client cannot
-//                           reconnect for the session timeout plus a drawn
-//                           1 ms to the session timeout. A C client learns
-//                           Expired on reconnecting. A client that gives a
-//                           session up by itself (Curator's LOST) opens a
-//                           new one while the server, whose expiry may come
-//                           late, can still hold the old one and its nodes:
-//                           CURATOR-498, where a protected create, retried
-//                           in the new session, found the closing session's
-//                           node and took it for its own.
+// a follow-up. The chains, each grounded in a failure seen in practice, the
+// mildest first (decision 0):
+//   reply-lost          applied, its reply lost (drop-after-apply); nothing
+//                       follows. ZooKeeper's FAQ ("How should I handle the
+//                       CONNECTION_LOSS error?": a create whose link broke
+//                       after it reached the server succeeds) and
+//                       ZOOKEEPER-1262 (the lock recipe as documented cannot
+//                       tell which sequential node such a create made).
+//   reply-lost-twice    applied, its reply lost, and so is the reply to the
+//                       client's next request (its retry, or the read that
+//                       looks for what the first one did). CURATOR-335: a
+//                       network event after the semaphore's node was created
+//                       but before its getChildren orphaned the node (a
+//                       deadlock).
+//   request-lost-pause  not applied (drop-before-apply), then the client
+//                       pauses for pause_ms: one stop-the-world pause
+//                       (ZooKeeper's Troubleshooting page: GC pauses hang the
+//                       client's threads; HBase's "a network partition or a
+//                       long-running GC pause") broke the link before the
+//                       request went out, and the client resumes later.
+//   reply-lost-expiry   applied, its reply lost, and the server expires the
+//                       session at once: the client learns Expired on
+//                       reconnecting and cannot ask its old session what its
+//                       request did (ZooKeeper's FAQ, "How should I handle
+//                       SESSION_EXPIRED?").
+//   reply-lost-outage   applied, its reply lost, and the client cannot
+//                       reconnect for the session timeout plus a drawn 1 ms
+//                       to the session timeout. A C client learns Expired on
+//                       reconnecting. A client that gives a session up by
+//                       itself (Curator's LOST) opens a new one while the
+//                       server, whose expiry may come late, can still hold
+//                       the old one and its nodes: CURATOR-498, where a
+//                       protected create, retried in the new session, found
+//                       the closing session's node and took it for its own.
 // The trace names the chain and the kind on each of its faults.
-enum class OpChain : std::int32_t {
-  ReplyLost, ReplyLostTwice, RequestLostThenPause, ReplyLostThenExpiry, ReplyLostThenOutage
-};
+enum class OpChain : std::int32_t { ReplyLost, ReplyLostTwice, RequestLostPause, ReplyLostExpiry, ReplyLostOutage };
 inline constexpr int kOpChains = 5;
 // "reply-lost", ...; "?" outside the list.
 std::string_view op_chain_name(std::int32_t chain);
