@@ -36,11 +36,11 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
   EXPECT_TRUE(doc["ok"].get<bool>());
   nlohmann::json list = parse_json(zksim({"list", "--json"}).out);
   ASSERT_EQ(doc["recipes"].size(), 2u);
-  // No faults and each of the fourteen classes, each a random and a pct
+  // No faults and each of the fifteen classes, each a random and a pct
   // campaign with plain and with varied workloads, the clients' libraries
   // drawn per run.
-  EXPECT_EQ(doc["campaigns"].size(), 2u * 15u * 4u);
-  EXPECT_EQ(doc["runs"], 2 * 15 * 8);
+  EXPECT_EQ(doc["campaigns"].size(), 2u * 16u * 4u);
+  EXPECT_EQ(doc["runs"], 2 * 16 * 8);
   std::map<std::pair<std::string, bool>, std::int64_t> by_kind;
   for (const auto& c : doc["campaigns"]) {
     by_kind[{c["campaign"]["strategy"].get<std::string>(), c["campaign"]["varied"].get<bool>()}] +=
@@ -50,10 +50,10 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
     EXPECT_EQ(c["campaign"]["client"], own ? "c" : "any") << c["campaign"];
   }
   EXPECT_EQ(by_kind, (std::map<std::pair<std::string, bool>, std::int64_t>{
-                         {{"pct", false}, 2 * 15 * 2},
-                         {{"pct", true}, 2 * 15 * 2},
-                         {{"random", false}, 2 * 15 * 2},
-                         {{"random", true}, 2 * 15 * 2}}));
+                         {{"pct", false}, 2 * 16 * 2},
+                         {{"pct", true}, 2 * 16 * 2},
+                         {{"random", false}, 2 * 16 * 2},
+                         {{"random", true}, 2 * 16 * 2}}));
   for (const auto& row : doc["recipes"]) {
     nlohmann::json checks;
     for (const auto& l : list["recipes"]) {

@@ -48,7 +48,7 @@ CommandSpec explore_spec() {
            {"--faults", "CLASS,...", "fault classes of the nemesis, or 'none' (default none; a flawed recipe: the one that exposes it)"},
            {"--rate", "PER_MILLE", "chance per request (a time-triggered class: per simulated second) of each fault class striking, in 1/1000 (default 30)"},
            {"--varied", "", "varied workloads: each client's operation sequence is drawn per run (try-locks and timeouts from 0, nesting, read then write, downgrades, a second handle on its session; a flawed recipe that needs them: on)"},
-           {"--swarm", "", "swarm testing: each run draws which of the fault classes stay on (all nine unless --faults names some) and which workload features it adds (reentrancy, timeouts from 0, long holds, varied sequences)"},
+           {"--swarm", "", "swarm testing: each run draws which of the fault classes stay on (all ten of one server unless --faults names some) and which workload features it adds (reentrancy, timeouts from 0, long holds, varied sequences)"},
            {"--strategy", "NAME", "how runs choose their decisions: random (default), fixed-latency, dfs (see below)"},
            {"--depth", "D", fmt::format("dfs: decisions explored per run (default {}, at most {}); pct: the bug depth d, d - 1 priority changes a run (default {}, at most {})",
                                         kDefaultDepth, kMaxDfsDepth, scenarios::kDefaultPctDepth, kMaxPctDepth)},
