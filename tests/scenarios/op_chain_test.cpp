@@ -6,6 +6,7 @@
 #include "zksim/scenarios/recipe.h"
 #include "zksim/scenarios/scenario.h"
 #include "zksim/scenarios/shrink.h"
+#include "smoke.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -186,12 +187,16 @@ WorldConfig one_class(int fault_class) {
   return c;
 }
 
-constexpr std::uint64_t kSeeds = 500;
+// Seeded runs that a recipe must survive; op-chain catches the blind one
+// at the 19th, so that search always goes up to kCatchSeeds.
+constexpr std::uint64_t kSeeds = test::full_or_smoke<std::uint64_t>(500, 10);
+constexpr std::uint64_t kCatchSeeds = 500;
 
-// The first of kSeeds seeded runs that violates a property, and the
+// The first of `seeds` seeded runs that violates a property, and the
 // property; seed 0 if none does.
-std::pair<std::uint64_t, std::string> first_caught(const std::string& recipe, int fault_class) {
-  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+std::pair<std::uint64_t, std::string> first_caught(const std::string& recipe, int fault_class,
+                                                   std::uint64_t seeds = kSeeds) {
+  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
     SeededDecisions d(seed);
     const RunResult r = run(curator_workload(recipe), d, {}, one_class(fault_class), KeepTrace::No);
     if (!r.violations.empty()) return {seed, r.violations.front().property};
@@ -213,7 +218,7 @@ TEST(OpChainRuns, ASessionBlindProtectedCreateSurvivesEverySingleFaultOfOneServe
 // herd), or is granted while it holds (mutual exclusion).
 TEST(OpChainRuns, OpChainCatchesTheSessionBlindProtectedCreate) {
   register_locks();
-  const auto [seed, property] = first_caught(kBlind, kOpChain);
+  const auto [seed, property] = first_caught(kBlind, kOpChain, kCatchSeeds);
   EXPECT_NE(seed, 0u);
   EXPECT_TRUE(property == "herd-effect" || property == "mutual-exclusion") << property;
 }
@@ -226,7 +231,7 @@ TEST(OpChainRuns, CURATOR498sFixSurvivesOpChain) {
 
 TEST(OpChainRuns, ShrinkingKeepsTheChainTheViolationNeeds) {
   register_locks();
-  const auto [seed, property] = first_caught(kBlind, kOpChain);
+  const auto [seed, property] = first_caught(kBlind, kOpChain, kCatchSeeds);
   ASSERT_NE(seed, 0u);
   SeededDecisions inner(seed);
   RecordingDecisions rec(inner);
@@ -235,7 +240,7 @@ TEST(OpChainRuns, ShrinkingKeepsTheChainTheViolationNeeds) {
   s.workload = curator_workload(kBlind);
   s.config = one_class(kOpChain);
   s.decisions = rec.recorded();
-  const Shrunk shrunk = shrink_scenario(s, property, 500);
+  const Shrunk shrunk = shrink_scenario(s, property, test::full_or_smoke(500, 60));
   ASSERT_TRUE(shrunk.reproduced);
   EXPECT_LT(shrunk.scenario.decisions.size(), s.decisions.size());
   const ScenarioRun again = run_scenario(shrunk.scenario, KeepTrace::Yes);
