@@ -40,7 +40,7 @@ inline constexpr int kFaultKinds = 6;
 //             session expired, pauses (pause_ms) or crashes;
 //   blip-all  every client, or a drawn subset, loses its connection at
 //             once and cannot reconnect for a drawn time up to pause_ms
-//             (sessions whose timeout passes meanwhile expire);
+//             (sessions whose timeout passes meanwhile expire on the server);
 //   burst     one drawn client loses its connection two or three times, a
 //             few milliseconds apart.
 // Then op-chain, request-triggered again: a chain of faults aimed at one
