@@ -177,6 +177,13 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
       if (made_in != SessionId{} && zk.session_id() != made_in) co_return Error::SessionExpired;
       co_return Error::NoNode;
     }
+    // Nor does a listing read after the client left that session grant or
+    // wait, though it still shows our node: the library gave the session up
+    // (Curator's LOST) and opened a new one, and the server, not done
+    // expiring the old one, lists its node until it does (the node
+    // CURATOR-498's protected create found and took). Curator's
+    // InterProcessSemaphoreV2 checks only that its node is listed.
+    if (made_in != SessionId{} && session != made_in) co_return Error::SessionExpired;
     auto wait_on = rule(*listed, static_cast<std::size_t>(me - listed->begin()));
     if (!wait_on) {
       // A recipe on the caller's thread may read a reply after the

@@ -95,8 +95,10 @@ Task<Result<void>> release_grant(Client& zk, std::optional<Grant>& grant);
 // a ConnectionLoss it waits for the connection, as the node's delete does);
 // NoNode if our node disappeared while the session it was made in
 // (`made_in`; SessionId{}: not known) lives, SessionExpired if it went with
-// that session (a client that opened a new one lists in that) or when the
-// session ended, InvalidState, and any unexpected error from a read.
+// that session or the client left it (a client that opened a new one lists
+// in that, and may still see the old session's node there until the server
+// expires it) or when the session ended, InvalidState, and any unexpected
+// error from a read.
 Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Markers markers,
                              Rule rule, TimeMs deadline_ms, SessionId made_in);
 

@@ -51,7 +51,7 @@ DrawnRun draw_run(const Workload& base, const WorldConfig& base_config, const Se
 
   // How many classes strike, then which: none in a quarter of the runs,
   // one in half, two in a quarter. Each class on or off by itself (swarm
-  // testing's draw) puts seven of fourteen in a typical run, and the noise
+  // testing's draw) puts half the classes in a typical run, and the noise
   // of the others hid what one class exposes: measured on the flawed
   // recipes, their slowest median time to a catch went from 0.98 s to 0.67 s.
   std::vector<int> on;

@@ -41,11 +41,10 @@ WorldConfig strategy_config(Strategy s, WorldConfig config) {
 DfsSchedules::DfsSchedules(std::size_t depth, const NemesisRates& rates) : dfs_(depth) {
   if (!rates.any()) return;
   outcomes_.push_back(0);
-  const std::optional<FaultKind> at_zero = rates.strike(0);
-  for (int k = 0; k < kFaultKinds; ++k) {
-    const auto kind = static_cast<FaultKind>(k);
-    const std::optional<std::uint32_t> c = rates.choice_for(kind);
-    if (c && at_zero != kind) outcomes_.push_back(*c);
+  const std::optional<std::int32_t> at_zero = rates.strike(0);
+  for (std::int32_t k = 0; k < kFaultClasses; ++k) {
+    const std::optional<std::uint32_t> c = rates.choice_for(k);
+    if (c && at_zero != k) outcomes_.push_back(*c);
   }
 }
 

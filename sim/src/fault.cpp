@@ -7,24 +7,28 @@ namespace {
 
 // Class k's name; the first kFaultKinds are FaultKind k's too.
 constexpr std::array<std::string_view, kFaultClasses> kClassNames = {
-    "drop-before-apply", "drop-after-apply", "expire-session", "pause", "crash", "delay",
-    "any-time",          "blip-all",         "burst",          "lag-burst", "server-crash", "leader-crash",
-    "partition",         "session-moved"};
+    "drop-before-apply", "drop-after-apply", "expire-session", "pause",        "crash",
+    "delay",             "any-time",         "blip-all",       "burst",        "op-chain",
+    "lag-burst",         "server-crash",     "leader-crash",   "partition",    "session-moved"};
 
-// The band of choices [low, high) that strike with class `k`.
-struct Band {
-  std::uint32_t low, high;
-};
+constexpr std::array<std::string_view, kOpChains> kChainNames = {
+    "reply-lost", "reply-lost-twice", "request-lost-pause", "reply-lost-expiry",
+    "reply-lost-outage"};
 
-// Bands start at the top for the first class of their group (the
-// request-triggered classes from 0, the time-triggered from kFaultKinds).
-Band band_of(const NemesisRates& rates, int k) {
+// The class of group `in_group` whose band holds `choice`. Bands start at
+// the top for the first class of their group and go down in list order:
+// class k takes per_mille[k] choices below the one before it.
+template <class Pred>
+std::optional<std::int32_t> band_holding(const NemesisRates& rates, Pred in_group, std::uint32_t choice) {
   std::uint32_t top = kNemesisChoices;
-  for (int i = k < kFaultKinds ? 0 : kFaultKinds; i < k; ++i) {
-    top = top > rates.per_mille[i] ? top - rates.per_mille[i] : 0;
+  for (std::int32_t k = 0; k < kFaultClasses && top > 0; ++k) {
+    if (!in_group(k)) continue;
+    const std::uint32_t r = rates.per_mille[k];
+    const std::uint32_t low = top > r ? top - r : 0;
+    if (choice >= low && choice < top) return k;
+    top = low;
   }
-  const std::uint32_t r = rates.per_mille[k];
-  return Band{top > r ? top - r : 0, top};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -33,26 +37,27 @@ std::string_view fault_class_name(std::int32_t fault_class) {
   return fault_class >= 0 && fault_class < kFaultClasses ? kClassNames[static_cast<std::size_t>(fault_class)] : "?";
 }
 
-std::optional<FaultKind> NemesisRates::strike(std::uint32_t choice) const {
-  for (int k = 0; k < kFaultKinds; ++k) {
-    const Band b = band_of(*this, k);
-    if (choice >= b.low && choice < b.high) return static_cast<FaultKind>(k);
-  }
-  return std::nullopt;
+std::string_view op_chain_name(std::int32_t chain) {
+  return chain >= 0 && chain < kOpChains ? kChainNames[static_cast<std::size_t>(chain)] : "?";
+}
+
+std::optional<std::int32_t> NemesisRates::strike(std::uint32_t choice) const {
+  return band_holding(*this, is_request_class, choice);
 }
 
 std::optional<TimedFault> NemesisRates::strike_timed(std::uint32_t choice) const {
-  for (int k = kFaultKinds; k < kFaultClasses; ++k) {
-    const Band b = band_of(*this, k);
-    if (choice >= b.low && choice < b.high) return static_cast<TimedFault>(k);
-  }
-  return std::nullopt;
+  const std::optional<std::int32_t> k = band_holding(*this, is_timed_class, choice);
+  return k ? std::optional<TimedFault>(static_cast<TimedFault>(*k)) : std::nullopt;
 }
 
-std::optional<std::uint32_t> NemesisRates::choice_for(FaultKind kind) const {
-  const Band b = band_of(*this, static_cast<int>(kind));
-  if (b.low >= b.high) return std::nullopt;
-  return b.low;
+std::optional<std::uint32_t> NemesisRates::choice_for(std::int32_t fault_class) const {
+  if (!is_request_class(fault_class) || per_mille[fault_class] == 0) return std::nullopt;
+  std::uint32_t top = kNemesisChoices;
+  for (std::int32_t k = 0; k < fault_class; ++k) {
+    if (is_request_class(k)) top = top > per_mille[k] ? top - per_mille[k] : 0;
+  }
+  if (top == 0) return std::nullopt;
+  return top > per_mille[fault_class] ? top - per_mille[fault_class] : 0;
 }
 
 }  // namespace zksim

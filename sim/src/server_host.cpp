@@ -130,10 +130,16 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   }
   const std::optional<Strike> strike = fault_for(h, msg);
   auto is = [&](FaultKind k) { return strike && strike->kind == k; };
+  // An op-chain step says so after what it did (readers of the trace match
+  // the start of a drop's detail).
+  auto told = [&](std::string what) {
+    return strike->chain ? fmt::format("{}; {}", what, chain_label(*strike)) : what;
+  };
   if (is(FaultKind::DropBeforeApply)) {
     record(TraceKind::Fault, msg.view, session, leader().last_zxid().value,
-           static_cast<int>(strike->kind), 0, msg.xid, path_of(*msg.request), "request lost");
+           static_cast<int>(strike->kind), 0, msg.xid, path_of(*msg.request), told("request lost"));
     server_close(conn);
+    if (strike->chain) follow_chain(h, *strike);
     return;
   }
   // Only while a crash keeps the quorum: else the write is served, and the
@@ -157,10 +163,11 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
     }
     if (is(FaultKind::DropAfterApply)) {
       record(TraceKind::Fault, msg.view, session, out.zxid.value, static_cast<int>(strike->kind), 0,
-             msg.xid, path_of(*msg.request), fmt::format("applied {}, reply lost", out.error));
+             msg.xid, path_of(*msg.request), told(fmt::format("applied {}, reply lost", out.error)));
       std::erase_if(out.notifications, [&](const Notification& n) { return n.session == session; });
       publish(out, out.zxid.value);
       server_close(conn);
+      if (strike->chain) follow_chain(h, *strike);
       return;
     }
     publish(out, out.zxid.value);
@@ -171,8 +178,9 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
       // Its server took the request on (a write is with the leader), and
       // the connection breaks before the answer.
       record(TraceKind::Fault, msg.view, session, leader().last_zxid().value,
-             static_cast<int>(strike->kind), 0, msg.xid, path_of(*msg.request), "reply lost");
+             static_cast<int>(strike->kind), 0, msg.xid, path_of(*msg.request), told("reply lost"));
       server_close(conn);
+      if (strike->chain) follow_chain(h, *strike);
       return;
     }
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <utility>
 
 namespace zksim {
 namespace {
@@ -261,30 +262,94 @@ std::optional<World::Impl::Strike> World::Impl::fault_for(Handle& h, const UpMsg
   }
   if (!cfg.nemesis.per_request()) return std::nullopt;
   Handle::Storm& storm = h.storm;
+  const auto kind = static_cast<std::int32_t>(msg.request->index());
+  // The rest of a chain struck already draws nothing: the second drop of
+  // reply-lost-twice takes the client's next request (not the library's
+  // setWatches), calm or not.
+  if (h.drop_next && kind != request_kind<SetWatchesRequest>) {
+    h.drop_next = false;
+    if (++storm.struck == kNemesisStorm) storm = Handle::Storm{.calm = kNemesisStorm};
+    return Strike{FaultKind::DropAfterApply, false, OpChain::ReplyLostTwice, -1};
+  }
   if (storm.calm > 0) {
     --storm.calm;
     return std::nullopt;
   }
+  if (h.aimed && h.aimed->kind == kind) return fire_chain(h, *std::exchange(h.aimed, std::nullopt));
   // One decision per request; 0 (and every low value) means no fault.
-  if (const std::optional<FaultKind> k = cfg.nemesis.strike(decisions.pick(kNemesisChoices))) {
+  if (const std::optional<std::int32_t> k = cfg.nemesis.strike(decisions.pick(kNemesisChoices))) {
+    if (*k == kOpChain) {
+      // Aimed at a drawn kind: this request if it is one, else the next.
+      Handle::Aimed a;
+      a.kind = kOpChainKinds[decisions.pick(static_cast<std::uint32_t>(kOpChainKinds.size()))];
+      a.chain = static_cast<OpChain>(decisions.pick(kOpChains));
+      if (a.kind == kind) {
+        h.aimed.reset();
+        return fire_chain(h, a);
+      }
+      h.aimed = a;
+      storm.struck = 0;
+      return std::nullopt;
+    }
     ++struck[static_cast<std::size_t>(*k)];
     if (++storm.struck == kNemesisStorm) storm = Handle::Storm{.calm = kNemesisStorm};
-    return Strike{*k, true};
+    return Strike{static_cast<FaultKind>(*k), true};
   }
   storm.struck = 0;
   return std::nullopt;
 }
 
-void World::Impl::apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms) {
+World::Impl::Strike World::Impl::fire_chain(Handle& h, Handle::Aimed a) {
+  ++struck[static_cast<std::size_t>(kOpChain)];
+  if (++h.storm.struck == kNemesisStorm) h.storm = Handle::Storm{.calm = kNemesisStorm};
+  const FaultKind first =
+      a.chain == OpChain::RequestLostPause ? FaultKind::DropBeforeApply : FaultKind::DropAfterApply;
+  return Strike{first, false, a.chain, a.kind};
+}
+
+std::string World::Impl::chain_label(const Strike& s) {
+  const std::string_view chain = op_chain_name(static_cast<std::int32_t>(*s.chain));
+  if (s.aimed_kind < 0) return fmt::format("op-chain {}, its second drop", chain);
+  return fmt::format("op-chain {} on {}", chain, request_kind_name(s.aimed_kind));
+}
+
+void World::Impl::follow_chain(Handle& h, const Strike& s) {
+  const std::string label = chain_label(s);
+  switch (*s.chain) {
+    case OpChain::ReplyLost:
+      return;
+    case OpChain::ReplyLostTwice:
+      if (s.aimed_kind >= 0) h.drop_next = true;
+      return;
+    case OpChain::RequestLostPause:
+      apply_fault(FaultKind::Pause, h, cfg.nemesis.pause_ms, label);
+      return;
+    case OpChain::ReplyLostExpiry:
+      apply_fault(FaultKind::ExpireSession, h, 0, label);
+      return;
+    case OpChain::ReplyLostOutage: {
+      // Past the session timeout: the server expires the session (unless
+      // its expiry comes late) before the client can reach it again.
+      const auto timeout = static_cast<std::uint32_t>(std::max(h.timeout_ms, 1));
+      cut_off(h, now + h.timeout_ms + 1 + decisions.pick(timeout), label);
+      return;
+    }
+  }
+}
+
+void World::Impl::apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms, std::string_view cause) {
   if (kind == FaultKind::DropBeforeApply || kind == FaultKind::DropAfterApply) {
     record(TraceKind::Fault, h.views.front(), h.session, leader().last_zxid().value,
-           static_cast<int>(kind), 0, 0, {}, "connection broken");
+           static_cast<int>(kind), 0, 0, {},
+           cause.empty() ? std::string("connection broken") : fmt::format("{}: connection broken", cause));
     if (h.conn) server_close(h.conn);
     return;
   }
+  // A pause's detail starts with its length: readers of the trace parse it.
+  std::string detail = duration_ms ? fmt::format("{} ms", duration_ms) : std::string();
+  if (!cause.empty()) detail = detail.empty() ? std::string(cause) : fmt::format("{}, {}", detail, cause);
   record(TraceKind::Fault, h.views.front(), h.session, leader().last_zxid().value,
-         static_cast<int>(kind), 0, 0, {},
-         duration_ms ? fmt::format("{} ms", duration_ms) : std::string());
+         static_cast<int>(kind), 0, 0, {}, detail);
   switch (kind) {
     case FaultKind::ExpireSession:
       if (h.session != SessionId{}) expire_session(h.session);

@@ -161,6 +161,15 @@ struct Handle {
     int struck = 0;  // requests struck in a row
     int calm = 0;    // requests still to let through untouched
   } storm;
+  // op-chain (fault.h): the chain aimed at this client's next request of
+  // `kind`, and whether its next request loses its reply too (the second
+  // fault of reply-lost-twice).
+  struct Aimed {
+    std::int32_t kind = -1;
+    OpChain chain = OpChain::ReplyLost;
+  };
+  std::optional<Aimed> aimed;
+  bool drop_next = false;
   // Neither crashed nor ended: calls go out, faults can strike.
   bool alive() const { return !crashed && state != SessionState::Closed && state != SessionState::Expired; }
   std::deque<std::pair<std::uint64_t, DownMsg>> held;  // (conn, msg) that arrived while paused
@@ -361,9 +370,21 @@ struct World::Impl {
   struct Strike {
     FaultKind kind;
     bool random = false;  // from the nemesis, not a scripted fault
+    // A step of op-chain: its chain, and the kind it was aimed at (-1: the
+    // second drop of reply-lost-twice, which strikes any kind).
+    std::optional<OpChain> chain;
+    std::int32_t aimed_kind = -1;
   };
   std::optional<Strike> fault_for(Handle& h, const UpMsg& msg);
-  void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms);
+  // op-chain strikes `h`'s request with the first fault of `a`'s chain.
+  Strike fire_chain(Handle& h, Handle::Aimed a);
+  // What the trace says of a step of op-chain: "op-chain <chain> on <kind>".
+  static std::string chain_label(const Strike& s);
+  // The follow-up of op-chain's strike `s` on `h`, once its first fault
+  // broke the connection.
+  void follow_chain(Handle& h, const Strike& s);
+  // `cause`, if given, is added to the fault's trace detail.
+  void apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms, std::string_view cause = {});
   std::array<int, kFaultClasses> struck{};     // see World::struck()
   // The time-triggered nemesis: a window each timed_window_ms(), the first
   // opening first_window_ms after it starts, in which a timed class may

@@ -53,6 +53,53 @@ TEST(ExclusiveLock, AListingReadAfterTheConnectionBrokeGrantsNothing) {
   EXPECT_TRUE(w.server().children(kDir).empty());
 }
 
+// Every decision 0 but the lag of the server's expiry of a silent session
+// whose client opens a new one after expiry (kExpiryLagChoices, 5, in
+// world_impl.h): the latest, a whole session timeout.
+class LateExpiry final : public DecisionSource {
+ public:
+  std::uint32_t choose(std::uint32_t n) override { return n == 5 ? 4 : 0; }
+};
+
+// A library that gives a session up by itself (Curator's LOST) opens a new
+// one while the server, its expiry late, still lists the old session's
+// nodes. A wait that lists in the new session takes no grant on its old
+// node (the node CURATOR-498's protected create found and took, and that
+// goes when the server expires that session): it fails with
+// SessionExpired, the node deleted.
+TEST(ExclusiveLock, AWaitInANewSessionTakesNoGrantOnTheOldSessionsNode) {
+  LateExpiry d;
+  World w(quiet(), d);
+  Client& a = w.open("a", 2000, -1, Flavour::Curator);
+  Client& b = w.open("b", 2000, -1, Flavour::Curator);
+  w.spawn(a, [](Client& zk) -> Task<> {
+    Lock lock(zk, kDir);
+    EXPECT_TRUE((co_await lock.acquire()).ok());
+    co_await zk.sleep(3000);
+    EXPECT_TRUE((co_await lock.release()).ok());
+  }(a));
+  std::optional<Result<Grant>> got;
+  SessionId first;
+  w.spawn(b, [](Client& zk, std::optional<Result<Grant>>& got, SessionId& first) -> Task<> {
+    co_await zk.sleep(50);  // after a's grant
+    first = zk.session_id();
+    Lock lock(zk, kDir);
+    got = co_await lock.acquire();
+  }(b, got, first));
+  w.run_until(100);
+  ASSERT_EQ(w.server().children(kDir).size(), 2u);
+  w.partition(w.id(b), 2500);  // past the session timeout: LOST at about 2100
+  w.run_until(2700);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->error(), Error::SessionExpired);
+  if (getenv("PEEK")) fmt::print("{}", w.trace().render());
+  EXPECT_NE(b.session_id(), first);
+  EXPECT_TRUE(w.server().session_alive(first));  // its old session, not yet expired...
+  EXPECT_EQ(w.server().children(kDir).size(), 1u);  // ...but its node deleted: a's alone
+  ASSERT_TRUE(w.run_until_done(100'000));
+  expect_no_leftovers(w, kDir);
+}
+
 void contend(int clients, int rounds, std::uint64_t seed) {
   SeededDecisions d(seed);
   World w({}, d);

@@ -23,7 +23,7 @@ constexpr std::uint64_t kRuns = test::full_or_smoke<std::uint64_t>(500, 25);
 Workload workload_for(const std::string& recipe, Flavour f, int fault_class) {
   Workload w{.recipe = recipe, .clients = 4, .rounds = 4, .flavours = {f}};
   if (fault_class == static_cast<int>(FaultKind::Pause)) w.hold_ms = 600;
-  if (fault_class >= kFaultKinds) w.hold_ms = 300;
+  if (is_timed_class(fault_class)) w.hold_ms = 300;
   return w;
 }
 

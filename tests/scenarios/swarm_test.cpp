@@ -30,7 +30,7 @@ TEST(Swarm, DecisionZeroTurnsEveryClassOffAndAddsNoFeature) {
 
 TEST(Swarm, OtherDecisionsKeepClassesOnAndAddFeatures) {
   Workload w{.recipe = "lock", .swarm = true};
-  ListDecisions ones(std::vector<std::uint32_t>(20, 1));
+  ListDecisions ones(std::vector<std::uint32_t>(kFaultClasses + 6, 1));  // the classes, then the features
   SwarmDraw d = swarm_draw(w, every_class(30), ones);
   for (int k = 0; k < kFaultClasses; ++k) EXPECT_EQ(d.config.nemesis.per_mille[k], 30u) << fault_class_name(k);
   EXPECT_TRUE(d.workload.reentrant);
@@ -47,7 +47,7 @@ TEST(Swarm, ARunMayDrawItsClientLibraries) {
   ListDecisions zeros({});
   EXPECT_EQ(swarm_draw(w, every_class(30), zeros).workload.flavours, w.flavours);
   for (std::uint32_t f = 1; f <= std::size(kDrawnFlavours); ++f) {
-    std::vector<std::uint32_t> picks(20, 0);
+    std::vector<std::uint32_t> picks(kFaultClasses + 5, 0);
     picks[kFaultClasses + 4] = f;  // after the classes, reentrancy, timeouts, holds and varied
     ListDecisions list(picks);
     SwarmDraw d = swarm_draw(w, every_class(30), list);
@@ -89,7 +89,7 @@ TEST(DrawnLibraries, ARunShowsItsDrawAndReplaysIt) {
 TEST(Swarm, OnlyClassesTheConfigHasCanBeOn) {
   WorldConfig c;
   c.nemesis.per_mille[static_cast<int>(FaultKind::Pause)] = 40;
-  ListDecisions ones(std::vector<std::uint32_t>(20, 1));
+  ListDecisions ones(std::vector<std::uint32_t>(kFaultClasses + 6, 1));  // the classes, then the features
   SwarmDraw d = swarm_draw(Workload{.recipe = "lock", .swarm = true}, c, ones);
   for (int k = 0; k < kFaultClasses; ++k) {
     EXPECT_EQ(d.config.nemesis.per_mille[k], k == static_cast<int>(FaultKind::Pause) ? 40u : 0u);
@@ -98,7 +98,7 @@ TEST(Swarm, OnlyClassesTheConfigHasCanBeOn) {
 
 TEST(Swarm, ARecipeThatIsNotReentrantIsNeverMadeToReenter) {
   for (const std::string& r : recipe_names()) {
-    ListDecisions ones(std::vector<std::uint32_t>(20, 1));
+    ListDecisions ones(std::vector<std::uint32_t>(kFaultClasses + 6, 1));  // the classes, then the features
     SwarmDraw d = swarm_draw(Workload{.recipe = r, .swarm = true}, every_class(30), ones);
     EXPECT_EQ(d.workload.reentrant, recipe_is_reentrant(r)) << r;
   }

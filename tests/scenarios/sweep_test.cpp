@@ -18,7 +18,7 @@ TEST_P(Sweep, HoldsEveryPropertyUnderEveryFaultClassForManySeeds) {
   const std::string& recipe = GetParam();
   for (int kind = 0; kind < kFaultClasses; ++kind) {
     WorldConfig c;
-    c.nemesis.per_mille[kind] = kind < kFaultKinds ? 30 : 300;  // timed: per simulated second
+    c.nemesis.per_mille[kind] = is_timed_class(kind) ? 300 : 30;  // timed: per simulated second
     c.nemesis.pause_ms = 3000;
     c.nemesis.delay_ms = 50;
     for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {

@@ -191,7 +191,7 @@ TEST_P(VariedSweep, HoldsEveryPropertyUnderEveryFaultClassWithEveryFlavour) {
   const std::vector<Flavour> flavours = {Flavour::C, Flavour::Curator, Flavour::Kazoo};
   for (int kind = -1; kind < kFaultClasses; ++kind) {
     WorldConfig c;
-    if (kind >= 0) c.nemesis.per_mille[kind] = kind < kFaultKinds ? 30 : 300;
+    if (kind >= 0) c.nemesis.per_mille[kind] = is_timed_class(kind) ? 300 : 30;
     c.nemesis.pause_ms = 3000;
     c.nemesis.delay_ms = 50;
     for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {

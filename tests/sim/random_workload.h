@@ -56,11 +56,12 @@ inline WorldConfig faulty_config() {
   return cfg;
 }
 
-// Runs `clients` random clients for `steps` steps each; returns the trace hash.
-inline std::uint64_t random_run(DecisionSource& d, int clients, int steps,
-                                const Trace** keep = nullptr, World** world_out = nullptr) {
+// Runs `clients` random clients for `steps` steps each under `config`;
+// returns the trace hash.
+inline std::uint64_t random_run_in(const WorldConfig& config, DecisionSource& d, int clients, int steps,
+                                   const Trace** keep = nullptr, World** world_out = nullptr) {
   static thread_local std::unique_ptr<World> last;
-  last = std::make_unique<World>(faulty_config(), d);
+  last = std::make_unique<World>(config, d);
   World& w = *last;
   Client& first = w.open("c0", 3000);
   w.spawn(first, [](Client& c) -> Task<> { co_await c.create("/w", "", CreateMode::Persistent); }(first));
@@ -74,6 +75,12 @@ inline std::uint64_t random_run(DecisionSource& d, int clients, int steps,
   if (keep) *keep = &w.trace();
   if (world_out) *world_out = &w;
   return w.trace().hash();
+}
+
+// The same under faulty_config().
+inline std::uint64_t random_run(DecisionSource& d, int clients, int steps,
+                                const Trace** keep = nullptr, World** world_out = nullptr) {
+  return random_run_in(faulty_config(), d, clients, steps, keep, world_out);
 }
 
 }  // namespace zksim::test

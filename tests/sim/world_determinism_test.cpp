@@ -47,5 +47,36 @@ TEST(Determinism, PinnedHashesAreTheSameInEveryBuild) {
   EXPECT_EQ(random_run(zeros, 3, 20), 0xfe6d338f70b4c9caULL);
 }
 
+// op-chain (fault.h) on top of every other request-triggered class, at a
+// rate that strikes every run many times.
+WorldConfig with_op_chains() {
+  WorldConfig cfg = faulty_config();
+  cfg.nemesis.per_mille[kOpChain] = 100;
+  return cfg;
+}
+
+TEST(Determinism, AnOpChainRunReplaysByteForByte) {
+  for (std::uint64_t seed : {5u, 91u, 2026u}) {
+    SeededDecisions inner(seed);
+    RecordingDecisions rec(inner);
+    World* world = nullptr;
+    const std::uint64_t original = random_run_in(with_op_chains(), rec, 4, 30, nullptr, &world);
+    EXPECT_GT(world->struck(kOpChain), 0) << "seed " << seed;
+    const std::string trace = world->trace().render();
+    ListDecisions replay(rec.recorded());
+    EXPECT_EQ(random_run_in(with_op_chains(), replay, 4, 30, nullptr, &world), original) << "seed " << seed;
+    EXPECT_EQ(world->trace().render(), trace) << "seed " << seed;
+    SeededDecisions again(seed);
+    EXPECT_EQ(random_run_in(with_op_chains(), again, 4, 30), original) << "seed " << seed;
+  }
+}
+
+TEST(Determinism, AnOpChainRunsHashIsPinned) {
+  SeededDecisions d(7);
+  World* world = nullptr;
+  EXPECT_EQ(random_run_in(with_op_chains(), d, 4, 30, nullptr, &world), 0x85d57b359ec18899ULL);
+  EXPECT_GT(world->struck(kOpChain), 0);
+}
+
 }  // namespace
 }  // namespace zksim::test

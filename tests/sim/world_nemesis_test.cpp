@@ -13,10 +13,11 @@ namespace {
 
 constexpr int kAllClasses = kFaultKinds;
 
+// `kind`: a request-triggered class, or kAllClasses for all of them.
 WorldConfig at_rate(int kind, std::uint32_t per_mille) {
   WorldConfig c;
-  for (int k = 0; k < kFaultKinds; ++k) {
-    if (kind == kAllClasses || kind == k) c.nemesis.per_mille[k] = per_mille;
+  for (int k = 0; k < kFaultClasses; ++k) {
+    if (is_request_class(k) && (kind == kAllClasses || kind == k)) c.nemesis.per_mille[k] = per_mille;
   }
   c.nemesis.pause_ms = 3000;  // longer than the 2 s sessions below: they expire
   c.nemesis.delay_ms = 50;
@@ -93,7 +94,7 @@ TEST(NemesisStorms, AStormEndsAfterKStrikesInARowAndTheClientsNextKRequestsPass)
 }
 
 TEST(NemesisStorms, StruckRequestsOfAClientAreAtMostItsServedRequestsPlusOneStorm) {
-  for (int kind : {0, 1, kAllClasses}) {
+  for (int kind : {0, 1, kOpChain, kAllClasses}) {
     for (std::uint32_t rate : {400u, 1000u}) {
       for (std::uint64_t seed = 1; seed <= 5; ++seed) {
         const Outcome o = retrying_run(at_rate(kind, rate), seed);
@@ -113,7 +114,7 @@ TEST(NemesisStorms, StruckRequestsOfAClientAreAtMostItsServedRequestsPlusOneStor
 // plus a storm each, at about five events a struck request, stay far below
 // 2,000 events and a minute of simulated time.
 TEST(NemesisStorms, ARunAtRate1000OfEveryClassEndsWithWorkBoundedByItsRequests) {
-  for (int kind = 0; kind <= kAllClasses; ++kind) {
+  for (int kind : {0, 1, 2, 3, 4, 5, kOpChain, kAllClasses}) {
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       const Outcome o = retrying_run(at_rate(kind, 1000), seed);
       EXPECT_TRUE(o.finished) << "class " << kind << " seed " << seed;
@@ -129,13 +130,13 @@ TEST(NemesisStorms, ARunAtRate1000OfEveryClassEndsWithWorkBoundedByItsRequests) 
 TEST(NemesisChoices, TheChoiceForAClassIsTheSmallestThatStrikesWithIt) {
   const NemesisRates rates = at_rate(kAllClasses, 30).nemesis;
   EXPECT_FALSE(rates.strike(0));
-  for (int k = 0; k < kFaultKinds; ++k) {
-    const auto kind = static_cast<FaultKind>(k);
-    const std::optional<std::uint32_t> c = rates.choice_for(kind);
+  for (int k = 0; k < kFaultClasses; ++k) {
+    if (!is_request_class(k)) continue;
+    const std::optional<std::uint32_t> c = rates.choice_for(k);
     ASSERT_TRUE(c) << k;
     ASSERT_LT(*c, kNemesisChoices);
-    EXPECT_EQ(rates.strike(*c), kind) << k;
-    EXPECT_NE(rates.strike(*c - 1), kind) << k;
+    EXPECT_EQ(rates.strike(*c), k) << k;
+    EXPECT_NE(rates.strike(*c - 1), k) << k;
   }
   // A class at rate 0 has no choice; one at 1000 takes every choice, 0 too,
   // and leaves none to the classes after it.
@@ -143,8 +144,32 @@ TEST(NemesisChoices, TheChoiceForAClassIsTheSmallestThatStrikesWithIt) {
   EXPECT_FALSE(some.choice_for(FaultKind::Crash));
   some.per_mille[static_cast<int>(FaultKind::DropBeforeApply)] = 1000;
   EXPECT_EQ(some.choice_for(FaultKind::DropBeforeApply), 0u);
-  EXPECT_EQ(some.strike(0), FaultKind::DropBeforeApply);
+  EXPECT_EQ(some.strike(0), static_cast<std::int32_t>(FaultKind::DropBeforeApply));
   EXPECT_FALSE(some.choice_for(FaultKind::Pause));
+}
+
+// A class added to the list leaves the bands of the others where they are:
+// op-chain's band is below the six request-triggered ones (whose choices
+// every recorded run keeps), and the time-triggered classes' bands do not
+// see it.
+TEST(NemesisChoices, OpChainTakesItsBandBelowTheOthersAndMovesNone) {
+  NemesisRates without = at_rate(kAllClasses, 30).nemesis;
+  for (int k = kFaultKinds; k < kFaultClasses; ++k) {
+    if (is_timed_class(k)) without.per_mille[k] = 30;
+  }
+  without.per_mille[kOpChain] = 0;
+  NemesisRates with = without;
+  with.per_mille[kOpChain] = 30;
+  for (std::uint32_t choice = 0; choice < kNemesisChoices; ++choice) {
+    if (without.strike(choice)) {
+      EXPECT_EQ(with.strike(choice), without.strike(choice)) << choice;
+    }
+    EXPECT_EQ(with.strike_timed(choice), without.strike_timed(choice)) << choice;
+  }
+  EXPECT_EQ(with.choice_for(kOpChain), kNemesisChoices - 7 * 30);
+  EXPECT_EQ(with.strike(kNemesisChoices - 6 * 30 - 1), kOpChain);
+  EXPECT_FALSE(with.strike(kNemesisChoices - 7 * 30 - 1));
+  EXPECT_FALSE(with.choice_for(static_cast<std::int32_t>(TimedFault::BlipAll)));  // not a request's class
 }
 
 TEST(NemesisChoices, TheWorldStrikesWithTheClassTheChoiceIsFor) {

@@ -119,7 +119,9 @@ TEST(Cli, ListNamesRecipesPropertiesAndFaultClassesOneALine) {
   EXPECT_NE(r.out.find("lease-recipe redlock redis\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("lease-fault-class clock-jump\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("client kazoo: "), std::string::npos);
-  EXPECT_EQ(doc["fault_classes"].size(), 14u);  // six on requests, three on time, five of the ensemble
+  // Six on requests, three on time, op-chain, five of the ensemble.
+  EXPECT_EQ(doc["fault_classes"].size(), 15u);
+  EXPECT_NE(r.out.find("fault-class op-chain\n"), std::string::npos);
   int flawed = 0;
   for (const auto& recipe : doc["recipes"]) {
     EXPECT_FALSE(recipe["properties"].empty()) << recipe["name"];

@@ -43,10 +43,10 @@ TEST(CliMatrix, JsonHasEveryCellAndTheScenarioBehindEachViolation) {
   EXPECT_TRUE(doc["ok"].get<bool>());
   nlohmann::json list = parse_json(zksim({"list", "--json"}).out);
   ASSERT_EQ(doc["recipes"].size(), 2u);
-  // No faults and each of the fourteen classes, one campaign each, whose
+  // No faults and each of the fifteen classes, one campaign each, whose
   // runs draw the rest (the default search, with the class fixed).
-  EXPECT_EQ(doc["campaigns"].size(), 2u * 15u);
-  EXPECT_EQ(doc["runs"], 2 * 15 * 8);
+  EXPECT_EQ(doc["campaigns"].size(), 2u * 16u);
+  EXPECT_EQ(doc["runs"], 2 * 16 * 8);
   for (const auto& c : doc["campaigns"]) {
     const nlohmann::json search = c["campaign"]["search"];
     EXPECT_FALSE(search["draw_faults"].get<bool>()) << c["campaign"];

@@ -175,6 +175,18 @@ TEST(TimelineText, EventsLandInTheirClientsColumn) {
   EXPECT_EQ(content(at113.at(0).at(1)), "= expired; told lost");
 }
 
+// op-chain's first fault (fault.h) shows its chain and the kind it was
+// aimed at, which fit a cell; the follow-up (here the outage) shows as the
+// fault it is.
+TEST(TimelineText, AnOpChainShowsItsChainAndKind) {
+  auto r = library_run("lock-op-chain");
+  const Table table = table_of(text(r.scenario, r.run));
+  auto at19 = rows_at(table, 19);
+  ASSERT_GE(at19.size(), 2u);
+  EXPECT_EQ(content(at19.at(0).at(4)), "** reply-lost-outage create");
+  EXPECT_TRUE(content(at19.at(1).at(4)).starts_with("** drop-before-apply: op-c")) << content(at19.at(1).at(4));
+}
+
 TEST(TimelineText, MarkersShowHoldingWaitingPausedAndUnaware) {
   auto r = library_run("lock-holder-expires-while-holding");
   const Table table = table_of(text(r.scenario, r.run));

@@ -63,7 +63,7 @@ CommandSpec explore_spec() {
            {"--json", "", "print the report as JSON"}},
       .details =
           "With no option each run draws, from its own seed, everything that applies to the\n"
-          "recipe: 0, 1 or 2 fault classes of the fourteen and their rate (30, 100 or 300 per\n"
+          "recipe: 0, 1 or 2 of the fault classes and their rate (30, 100 or 300 per\n"
           "1000), one server or an ensemble of three (three with a class of the ensemble), the\n"
           "client libraries (c, curator, kazoo or the three in turn), the hold (5, 300, 600 or\n"
           "3000 ms), plain or varied operation sequences, reentrancy and timeouts, and a random\n"

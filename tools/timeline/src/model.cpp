@@ -191,6 +191,13 @@ struct Builder {
           std::string what(fault_kind_name(e.code));
           if (!e.path.empty()) what += fmt::format(" {}", sp(e.path));
           if (!e.detail.empty()) what += fmt::format(": {}", e.detail);
+          // op-chain's first fault (fault.h) ends "; op-chain <chain> on
+          // <kind>": a cell has room for the chain and the kind, which say
+          // what the drop did too.
+          if (const auto chain = e.detail.find("; op-chain "); chain != std::string::npos) {
+            what = e.detail.substr(chain + 11);
+            if (const auto on = what.find(" on "); on != std::string::npos) what.replace(on, 4, " ");
+          }
           k.label = fmt::format("** {}", what);
         }
         if (detail) {

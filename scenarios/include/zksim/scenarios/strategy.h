@@ -53,7 +53,7 @@ WorldConfig strategy_config(Strategy s, WorldConfig config);
 
 // A depth-first search over a world's schedules (DfsDecisions), in which a
 // nemesis decision tries each of its outcomes once: no fault, then each
-// class with a choice (NemesisRates::choice_for), in FaultKind order,
+// request-triggered class with a choice (NemesisRates::choice_for), in list order,
 // instead of its 1000 choices, most of which mean the same "no fault". The
 // choices it returns are the world's own, so a RecordingDecisions around it
 // records a list that replays the schedule with ListDecisions.
