@@ -105,7 +105,7 @@ TEST(Cli, ListNamesRecipesPropertiesAndFaultClassesOneALine) {
   EXPECT_NE(r.out.find("recipe lock correct checks mutual-exclusion,"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("recipe flawed/herd-lock flawed checks"), std::string::npos);
   EXPECT_NE(r.out.find("breaks herd-effect under no faults"), std::string::npos);
-  EXPECT_NE(r.out.find("property mutual-exclusion\n"), std::string::npos);
+  EXPECT_NE(r.out.find("property mutual-exclusion safety\n"), std::string::npos);
   EXPECT_NE(r.out.find("fault-class pause\n"), std::string::npos);
   Ran j = zksim({"list", "--json"});
   ASSERT_EQ(j.status, 0);
@@ -131,6 +131,23 @@ TEST(Cli, ListNamesRecipesPropertiesAndFaultClassesOneALine) {
     }
   }
   EXPECT_GE(flawed, 6);
+}
+
+// Each property is classed safety, liveness or efficiency, in the one
+// property list; list shows it, in text and JSON.
+TEST(Cli, ListClassesEachProperty) {
+  Ran r = zksim({"list"});
+  ASSERT_EQ(r.status, 0);
+  for (const char* line : {"property herd-effect efficiency\n", "property no-leaks efficiency\n",
+                           "property liveness liveness\n", "property runaway liveness\n",
+                           "property queue-no-loss safety\n", "property crashed safety\n"}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line;
+  }
+  const nlohmann::json doc = parse_json(zksim({"list", "--json"}).out);
+  ASSERT_EQ(doc["property_classes"].size(), doc["properties"].size());
+  for (const auto& [name, cls] : doc["property_classes"].items()) {
+    EXPECT_TRUE(cls == "safety" || cls == "liveness" || cls == "efficiency") << name << ": " << cls;
+  }
 }
 
 TEST(Cli, ListNamesTheStrategiesAndExploreHelpDocumentsThem) {

@@ -269,6 +269,31 @@ TEST(CliExplore, AClassThatNeverStruckAndRunsWhereNothingCompletedAreNamed) {
   EXPECT_TRUE(doc["warnings"][0].get<std::string>().starts_with("no call completed in 3 runs")) << doc["warnings"];
 }
 
+// Which classes of property fail the run is the user's choice: a finding
+// of another class is reported all the same, with its class, and the exit
+// status is 0.
+TEST(CliExplore, FailOnChoosesWhichClassesFailTheRun) {
+  TempDir d;
+  const std::vector<std::string> herd{"explore", "--recipe", "flawed/herd-lock", "--fixed", "--runs", "5",
+                                      "--shrink-runs", "0", "--out", d.path()};
+  Ran all = zksim(herd);
+  EXPECT_EQ(all.status, 1) << all.out << all.err;
+  EXPECT_NE(all.out.find("VIOLATION herd-effect (efficiency): in "), std::string::npos) << all.out;
+  // It breaks herd-effect (efficiency), and, its herds slowing waiters,
+  // progress (liveness); no safety property.
+  Ran safety = zksim(with(herd, {"--fail-on", "safety"}));
+  EXPECT_EQ(safety.status, 0) << safety.out << safety.err;
+  EXPECT_NE(safety.out.find("VIOLATION herd-effect (efficiency): in "), std::string::npos) << safety.out;
+  EXPECT_NE(safety.out.find("not failing the run (--fail-on safety): herd-effect"), std::string::npos) << safety.out;
+  EXPECT_EQ(zksim(with(herd, {"--fail-on", "liveness"})).status, 1);
+  Ran json = zksim(with(herd, {"--fail-on", "safety", "--json"}));
+  EXPECT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(parse_json(json.out)["violations"][0]["class"], "efficiency") << json.out;
+  Ran bad = zksim(with(herd, {"--fail-on", "safety,speed"}));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "zksim explore --fail-on: no class 'speed' (safety, liveness, efficiency)\n");
+}
+
 TEST(CliExplore, ATimeBudgetRunsAndStops) {
   TempDir d;
   Ran r = zksim({"explore", "--recipe", "semaphore", "--time", "0.3", "--json", "--out", d.path()});
@@ -475,7 +500,7 @@ TEST(CliExplore, DfsFindsTheFlawedRecipeAndItsScenarioReplays) {
   Ran herd = zksim({"explore", "--recipe", "flawed/herd-lock", "--clients", "3", "--strategy", "dfs", "--depth", "6",
                     "--out", d.path()});
   ASSERT_EQ(herd.status, 1) << herd.out << herd.err;
-  EXPECT_NE(herd.out.find("VIOLATION herd-effect: in "), std::string::npos) << herd.out;
+  EXPECT_NE(herd.out.find("VIOLATION herd-effect (efficiency): in "), std::string::npos) << herd.out;
   EXPECT_NE(herd.out.find("first in schedule 0\n"), std::string::npos) << herd.out;
   // The no-GUID lock needs a lost create reply: the search tries that at each nemesis decision.
   Ran j = zksim({"explore", "--recipe", "flawed/no-guid-lock", "--clients", "2", "--rounds", "2", "--faults",

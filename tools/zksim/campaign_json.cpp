@@ -1,6 +1,7 @@
 #include "campaign_json.h"
 
 #include "common.h"
+#include "zksim/scenarios/property.h"
 #include "zksim/trace.h"
 
 #include <fmt/format.h>
@@ -72,6 +73,7 @@ json result_json(const CampaignResult& r) {
   json findings = json::array();
   for (const auto& [property, f] : r.findings) {
     json j{{"property", f.property},
+           {"class", scenarios::severity_name(scenarios::severity_of(f.property))},
            {"first_run", f.run},
            {"seed", f.seed},
            {"runs", f.runs},

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 namespace zksim::cli {
 
@@ -60,7 +61,8 @@ CommandSpec explore_spec() {
            {"--shard", "I/N", "only the runs i with i mod N = I, to fan a campaign out; see 'zksim merge'"},
            {"--out", "DIR", "where scenario files go (default: failures)"},
            {"--shrink-runs", "N", "most runs spent shrinking each violation (default 2000; 0: written as found)"},
-           {"--json", "", "print the report as JSON"}},
+           {"--json", "", "print the report as JSON"},
+           {"--fail-on", "CLASSES", "the classes of property whose violations fail the run (exit 1): safety, liveness, efficiency or a list of them (default all three); the others are reported all the same"}},
       .details =
           "With no option each run draws, from its own seed, everything that applies to the\n"
           "recipe: 0, 1 or 2 of the fault classes and their rate (30, 100 or 300 per\n"
@@ -184,10 +186,27 @@ Campaign campaign_from(const Args& a) {
   return c;
 }
 
+// --fail-on: the classes whose violations fail the run; all by default.
+std::set<scenarios::Severity> parse_fail_on(const Args& args) {
+  using scenarios::Severity;
+  if (!args.has("--fail-on")) return {Severity::Safety, Severity::Liveness, Severity::Efficiency};
+  std::set<Severity> out;
+  for (const std::string& name : split(args.text("--fail-on", ""))) {
+    const std::optional<Severity> s = scenarios::severity_named(name);
+    if (!s) {
+      throw UsageError(fmt::format("zksim explore --fail-on: no class '{}' (safety, liveness, efficiency)", name));
+    }
+    out.insert(*s);
+  }
+  if (out.empty()) throw UsageError("zksim explore --fail-on: name a class (safety, liveness, efficiency)");
+  return out;
+}
+
 }  // namespace
 
 int explore_main(const Args& args) {
   const Campaign c = campaign_from(args);
+  const std::set<scenarios::Severity> fail_on = parse_fail_on(args);
   const Shard shard = args.has("--shard") ? parse_shard("zksim explore --shard", args.text("--shard", "")) : Shard{};
   const std::optional<double> seconds = args.has("--time") ? std::optional<double>(args.seconds("--time")) : std::nullopt;
   const int jobs = static_cast<int>(args.integer("--jobs", 1, 1, 64));
@@ -216,7 +235,19 @@ int explore_main(const Args& args) {
   } else {
     std::fputs(explore_text(campaign_json(c), {shard}, r).c_str(), stdout);
   }
-  return r.findings.empty() ? 0 : 1;
+  std::vector<std::string> spared;
+  bool fails = false;
+  for (const auto& [property, f] : r.findings) {
+    if (fail_on.contains(scenarios::severity_of(property))) {
+      fails = true;
+    } else {
+      spared.push_back(property);
+    }
+  }
+  if (!spared.empty() && !args.flag("--json")) {
+    fmt::print("not failing the run (--fail-on {}): {}\n", args.text("--fail-on", ""), fmt::join(spared, ", "));
+  }
+  return fails ? 1 : 0;
 }
 
 }  // namespace zksim::cli

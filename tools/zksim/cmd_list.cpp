@@ -58,7 +58,9 @@ int list_main(const Args& args) {
     recipes.push_back(std::move(j));
     text += line + "\n";
   }
-  for (const std::string& p : scenarios::property_names()) text += fmt::format("property {}\n", p);
+  for (const std::string& p : scenarios::property_names()) {
+    text += fmt::format("property {} {}\n", p, scenarios::severity_name(scenarios::severity_of(p)));
+  }
   for (const std::string& k : fault_class_names()) text += fmt::format("fault-class {}\n", k);
   for (const std::string& s : scenarios::strategy_names()) text += fmt::format("strategy {}\n", s);
   json clients = json::array();
@@ -79,14 +81,17 @@ int list_main(const Args& args) {
   lease_faults.erase(lease_faults.begin());  // "none"
   for (const std::string& f : lease_faults) text += fmt::format("lease-fault-class {}\n", f);
   json summaries = json::object();
+  json classes = json::object();
   for (int i = 0; i < scenarios::kProperties; ++i) {
     const auto p = static_cast<scenarios::Property>(i);
     summaries[scenarios::name(p)] = std::string(scenarios::summary(p));
+    classes[scenarios::name(p)] = std::string(scenarios::severity_name(scenarios::severity(p)));
   }
   if (args.flag("--json")) {
     print_json(json{{"recipes", recipes},
                     {"properties", scenarios::property_names()},
                     {"property_summaries", summaries},
+                    {"property_classes", classes},
                     {"fault_classes", fault_class_names()},
                     {"strategies", scenarios::strategy_names()},
                     {"clients", clients},

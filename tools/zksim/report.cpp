@@ -2,6 +2,7 @@
 
 #include "campaign_json.h"
 #include "common.h"
+#include "zksim/scenarios/property.h"
 
 #include <fmt/format.h>
 
@@ -104,7 +105,8 @@ std::string explore_text(const nlohmann::json& campaign, const std::vector<Shard
     return out;
   }
   for (const auto& [property, f] : r.findings) {
-    out += fmt::format("VIOLATION {}: in {} of {} runs, first in {}\n", property, f.runs, r.runs,
+    out += fmt::format("VIOLATION {} ({}): in {} of {} runs, first in {}\n", property,
+                       scenarios::severity_name(scenarios::severity_of(property)), f.runs, r.runs,
                        dfs ? fmt::format("schedule {}", f.run) : fmt::format("run {} (seed {})", f.run, f.seed));
     if (!f.drawn.empty()) out += fmt::format("  drew:     {}\n", f.drawn);
     out += fmt::format("  clients:  {}\n", client_names(f.violation.clients));
