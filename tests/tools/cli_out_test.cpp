@@ -60,6 +60,18 @@ TEST(CliOut, AnUnwritablePlaceIsBadInputBeforeAnyRun) {
   }
 }
 
+// The page is checked before the run and the refusal says why.
+TEST(CliOut, ATimelinePageThatCannotBeWrittenSaysWhy) {
+  TempDir d;
+  for (const std::string& place : {d.path(), d.file("no/such/dir/page.html"), std::string("/proc/page.html")}) {
+    Ran r = zksim({"timeline", "--html", place, std::string(ZKSIM_LIBRARY_DIR) + "/lock-pause.scn"});
+    EXPECT_EQ(r.status, 2) << place;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_TRUE(r.err.starts_with("zksim timeline --html: cannot write " + place + ": ")) << r.err;
+  }
+}
+
 TEST(CliOut, AMissingDirectoryIsFineAndMadeOnlyWhenSomethingIsWritten) {
   TempDir d;
   for (const auto& args : campaigns_writing_to(d.file("new/failures"))) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <streambuf>
@@ -130,8 +131,14 @@ int timeline_main(const Args& args) {
   if (!args.has("--html")) throw UsageError("zksim timeline: --html OUT is required (see 'zksim timeline --help')");
   const std::string out_path = args.text("--html", "");
   const AnyScenario any = load_any_or_throw("timeline", args.positional[0]);
+  // Streamed to the file (a page may be large): checked before the run,
+  // and the system's reason given if writing fails all the same.
+  check_output_file("zksim timeline --html", out_path);
+  const auto cannot = [&] {
+    return UsageError(fmt::format("zksim timeline --html: cannot write {}: {}", out_path, std::strerror(errno)));
+  };
   std::ofstream out(out_path, std::ios::binary);
-  if (!out) throw UsageError(fmt::format("zksim timeline: cannot write {}", out_path));
+  if (!out) throw cannot();
   std::string verdict;
   if (any.zookeeper) {
     const scenarios::ScenarioRun r = scenarios::run_scenario(*any.zookeeper);
@@ -144,7 +151,7 @@ int timeline_main(const Args& args) {
   }
   const std::streamoff bytes = out.tellp();
   out.close();
-  if (!out) throw UsageError(fmt::format("zksim timeline: cannot write {}", out_path));
+  if (!out) throw cannot();
   std::puts(fmt::format("wrote {} ({} bytes; verdict: {})", out_path, bytes, verdict).c_str());
   return 0;
 }
