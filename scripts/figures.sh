@@ -159,14 +159,18 @@ build/tools/zksim matrix --jobs "$jobs" --out "$work/matrix" --json > "$work/mat
 matrix_s="$(seconds_since "$t")"
 if [ "$matrix_rc" != 0 ]; then status=1; fi
 
-# Each flawed recipe explored with zksim explore's defaults: 200 runs from
-# seed 1, its own nemesis, shrunk with up to 2,000 runs.
+# Each flawed recipe explored under its own nemesis (what `zksim list
+# --json` says exposes it, every run the same): 200 runs from seed 1,
+# shrunk with up to 2,000 runs.
 flawed=()
 mapfile -t flawed < <(build/tools/zksim list --json | jq -r '.recipes[] | select(.flawed) | .name')
 for r in "${flawed[@]}"; do
-  echo "figures.sh: zksim explore --recipe $r --json" >&2
+  read -r -a own < <(build/tools/zksim list --json | jq -r --arg r "$r" '.recipes[] | select(.name == $r) | .exposed_by
+    | "--fixed --client \(.client) --hold-ms \(.hold_ms) --servers \(.servers) --faults \(.faults)"
+      + (if .faults == "none" then "" else " --rate \(.per_mille)" end) + (if .varied then " --varied" else "" end)')
+  echo "figures.sh: zksim explore --recipe $r ${own[*]} --runs 200 --json" >&2
   rc=0
-  build/tools/zksim explore --recipe "$r" --out "$work/explore" --json > "$work/explore.${r//\//-}.json" || rc=$?
+  build/tools/zksim explore --recipe "$r" "${own[@]}" --runs 200 --out "$work/explore" --json > "$work/explore.${r//\//-}.json" || rc=$?
   if [ "$rc" != 1 ]; then status=1; fi   # 1: a violation found, as it must be
 done
 
@@ -329,8 +333,9 @@ cat <<EOF
 ## The flawed recipes
 
 Each flawed recipe against the property it breaks. *Caught in run*: the
-first violating run of \`build/tools/zksim explore --recipe NAME --json\`
-(200 runs from seed 1, under the recipe's own nemesis). *Time to catch*:
+first violating run of \`build/tools/zksim explore --recipe NAME --fixed ...
+--runs 200 --json\` (from seed 1, under the recipe's own nemesis, as
+\`zksim list --json\` gives it; the default search is the next section). *Time to catch*:
 \`zksim-bench-harness\`'s \`BM_TimeToCatch\`, the median of 20 campaigns of
 fresh seeds (wall clock, so it grows with the machine's load; $(median_of "$reps")). *Shrunk* (decisions left):
 by the project's shrinker in \`zksim explore\` (up to 2,000 runs) and in
@@ -362,6 +367,17 @@ for r in "${flawed[@]}"; do
     --arg r "$r" --slurpfile matrix "$work/matrix.json" --slurpfile harness "$work/harness.json" \
     --slurpfile rc "$rapidcheck_json" "$work/explore.${r//\//-}.json"
 done
+echo
+
+cat <<EOF
+## The default search
+
+What \`zksim explore --recipe NAME\` with no option does to each flawed
+recipe (\`scripts/search_figures.sh build 2000\`: 2,000 runs from seed 1,
+no shrinking, in one process; wall clock, so times grow with the load):
+
+EOF
+bash "$root/scripts/search_figures.sh" build 2000 || status=1
 echo
 
 cat <<EOF
@@ -482,7 +498,7 @@ own figures:
 build/tools/zksim-bench-strategies       # runs and time until each strategy catches each flawed recipe
 scripts/flavour_figures.sh               # the flawed recipes of the client flavours: runs to the first catch, shrunk sizes
 scripts/flaw_figures.sh build flawed/unsynced-barrier flawed/unsynced-protected-lock   # any flawed recipes, the same way
-scripts/false_alarms.sh                  # 100,000 runs of the correct recipes per fault class: violations must be none
+scripts/false_alarms.sh                  # 3,000,000 default runs of the correct recipes: violations must be none
 scripts/mutants.sh                       # the mutation benchmark: kill rate per search strategy
 scripts/serve_figures.py                 # zksim serve beside the real server, through the socket
 scripts/fuzz.sh                          # the wire decoders' long fuzz run
