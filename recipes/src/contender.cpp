@@ -55,7 +55,7 @@ Task<Result<std::optional<Created>>> find_own(Client& zk, std::string dir, std::
     if (!st && st.error() == Error::ConnectionLoss) continue;
     if (!st && st.error() == Error::NoNode) co_return std::optional<Created>();
     if (!st) co_return st.error();
-    co_return std::optional<Created>(Created{path, st->czxid});
+    co_return std::optional<Created>(Created{path, st->czxid, SessionId{st->ephemeralOwner}});
   }
 }
 
@@ -64,7 +64,7 @@ Task<Result<Created>> create_protected(Client& zk, std::string dir, std::string 
   std::string path = join(dir, prefix);
   for (;;) {
     auto made = co_await zk.create(path, data, mode);
-    if (made) co_return Created{std::move(made->path), made->stat.czxid};
+    if (made) co_return Created{std::move(made->path), made->stat.czxid, SessionId{made->stat.ephemeralOwner}};
     if (made.error() == Error::NoNode) {
       auto parent = co_await ensure_path(zk, dir);
       if (!parent) co_return parent.error();
@@ -246,13 +246,12 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
 Task<Result<Created>> contend(Client& zk, std::string dir, Markers markers, std::size_t kind,
                               std::string data, Rule rule, TimeMs deadline_ms) {
   std::string prefix = "_c_" + zk.unique_id() + "-" + markers[kind];
-  // Read before the create (a recipe on the caller's thread may read its
-  // reply after the client opened a new session), unless no session was
-  // open yet.
-  SessionId made_in = zk.session_id();
   auto made = co_await create_protected(zk, dir, prefix, data, CreateMode::EphemeralSequential);
   if (!made) co_return made.error();
-  if (made_in == SessionId{}) made_in = zk.session_id();
+  // The node's own owner, not the client's session when the reply is read:
+  // a recipe on the caller's thread may read it after the client, its
+  // session expired, opened a new one (or while it has none yet).
+  const SessionId made_in = made->owner;
   std::string name = made->path.substr(made->path.rfind('/') + 1);
   auto turn = co_await wait_turn(zk, dir, std::move(name), std::move(markers), std::move(rule), deadline_ms, made_in);
   if (!turn) {

@@ -35,6 +35,7 @@ Task<Result<void>> ensure_path(Client& zk, std::string path);
 struct Created {
   std::string path;
   std::int64_t czxid = 0;
+  SessionId owner;  // an ephemeral's session, from its Stat; none otherwise
 };
 
 // Creates `dir`/`prefix` with a sequential `mode`; `prefix` must contain a
