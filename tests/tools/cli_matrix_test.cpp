@@ -138,7 +138,9 @@ TEST(CliMatrix, WorkersGiveTheSameMatrix) {
   std::vector<std::string> two = args;
   two.insert(two.end(), {"--jobs", "2"});
   Ran parallel = zksim(two);
-  EXPECT_EQ(one.status, 0) << one.out;
+  // Caught or not in so few runs (the sanitizers' smoke budget is 4), the
+  // matrix is the same.
+  EXPECT_NE(one.status, 2) << one.err;
   EXPECT_EQ(parallel.status, one.status);
   EXPECT_EQ(parallel.out, one.out);
 }
