@@ -19,7 +19,8 @@ class BugBankSample : public ::testing::TestWithParam<std::pair<std::string, std
 TEST_P(BugBankSample, TheDefaultSearchCatchesIt) {
   const auto& [bug, property] = GetParam();
   TempDir d;
-  Ran r = zksim({"explore", "--plugin", kBank, "--recipe", bug, "--runs", "200", "--out", d.path(), "--json"});
+  Ran r = zksim({"explore", "--plugin", kBank, "--recipe", bug, "--runs", "200", "--shrink-runs", "0", "--out", d.path(),
+                 "--json"});
   EXPECT_EQ(r.status, 1) << r.err;
   const nlohmann::json report = parse_json(r.out);
   bool caught = false;
