@@ -25,8 +25,11 @@ TEST(CliPlugin, ListShowsAPluginsRecipes) {
 
 TEST(CliPlugin, ExploreCatchesAPluginsFlawAndItsFileReplaysWithoutTheOption) {
   TempDir d;
-  Ran r = zksim({"explore", "--plugin", kPlugin, "--recipe", "plugin/polling-lock", "--runs", "300",
-                 "--shrink-runs", "200", "--out", d.path()});
+  // Under its own nemesis (zksim list: pauses, 600 ms holds), every run
+  // the same: the default search's 3 s holds make a poller's runs long
+  // (many minutes under the sanitizers).
+  Ran r = zksim({"explore", "--plugin", kPlugin, "--recipe", "plugin/polling-lock", "--fixed", "--faults", "pause",
+                 "--rate", "30", "--hold-ms", "600", "--runs", "300", "--shrink-runs", "200", "--out", d.path()});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("VIOLATION mutual-exclusion"), std::string::npos) << r.out;
   std::string file;
