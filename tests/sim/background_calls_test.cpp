@@ -13,12 +13,6 @@
 namespace zksim::test {
 namespace {
 
-struct Rig {
-  Rig(Flavour f, DecisionSource& d) : world(quiet(), d), zk(world.open("a", 2000, -1, f)) {}
-  World world;
-  Client& zk;
-};
-
 // What ran, in order, and when.
 struct Log {
   std::vector<std::pair<std::string, TimeMs>> entries;

@@ -8,12 +8,6 @@
 namespace zksim::test {
 namespace {
 
-struct Rig {
-  Rig(Flavour f, DecisionSource& d) : world(quiet(), d), zk(world.open("a", 2000, -1, f)) {}
-  World world;
-  Client& zk;
-};
-
 // The time of the last trace event of `kind`.
 TimeMs last_of(const World& w, TraceKind kind) {
   TimeMs t = -1;

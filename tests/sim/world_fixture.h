@@ -18,6 +18,13 @@ inline WorldConfig quiet() {
   return c;
 }
 
+// A quiet world with one client "a" of flavour `f` (2 s sessions).
+struct Rig {
+  Rig(Flavour f, DecisionSource& d) : world(quiet(), d), zk(world.open("a", 2000, -1, f)) {}
+  World world;
+  Client& zk;
+};
+
 // The library threads' lags (the decisions of kThreadLagChoices, 3) in
 // turn, as the test sets them, then `otherwise`; every other decision 0.
 // Tests using it keep message delays fixed (quiet()), so that no other
