@@ -86,6 +86,13 @@ void Ensemble::commit(Txn txn) {
   }
 }
 
+bool Ensemble::owes(int f, SessionId session) const {
+  const std::deque<Pending>& queue = followers_[static_cast<std::size_t>(f)].queue;
+  return std::any_of(queue.begin(), queue.end(), [&](const Pending& p) {
+    return p.txn ? p.txn->session == session && p.txn->waiter.server == f : p.session == session;
+  });
+}
+
 void Ensemble::push(int f, Pending pending, TimeMs due) {
   Follower& fo = followers_[static_cast<std::size_t>(f)];
   fo.last_due = std::max(fo.last_due, due);

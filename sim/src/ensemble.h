@@ -157,6 +157,10 @@ class Ensemble {
   // Queues `pending` on follower `f` behind everything committed so far.
   // REQUIRES: !is_leader(f).
   void defer(int f, Pending pending, TimeMs now);
+  // Whether follower `f`'s queue holds something of `session` its own
+  // clients sent there (a transaction it forwarded, an answer it owes),
+  // whichever connection of the session sent it.
+  bool owes(int f, SessionId session) const;
 
  private:
   struct Follower {

@@ -262,10 +262,20 @@ void World::Impl::release_held(int f) {
   }
 }
 
+bool World::Impl::owed_on_follower(const Conn& c) const {
+  if (c.waiting > 0 || ensemble.owes(c.server, c.session)) return true;
+  auto cut = held.find(c.server);
+  return cut != held.end() &&
+         std::any_of(cut->second.begin(), cut->second.end(), [&](const Held& m) { return m.session == c.session; });
+}
+
 void World::Impl::serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg) {
   const Request& r = *msg.request;
   const Waiter w{c.server, conn, msg.xid};
-  if (ensemble.cut(c.server) && (is_write(r) || std::holds_alternative<SyncRequest>(r) || c.waiting > 0)) {
+  // CommitProcessor keeps a session's requests in order, whichever of its
+  // connections sent them: a read waits behind what its session is owed.
+  const bool owed = owed_on_follower(c);
+  if (ensemble.cut(c.server) && (is_write(r) || std::holds_alternative<SyncRequest>(r) || owed)) {
     // Cut off: a write or sync waits for the link to the leader, and a
     // read of a session with an answer owed waits behind it.
     hold(c, conn, msg);
@@ -286,7 +296,7 @@ void World::Impl::serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg) {
     }
     return;
   }
-  if (std::holds_alternative<SyncRequest>(r) || c.waiting > 0) {
+  if (std::holds_alternative<SyncRequest>(r) || owed) {
     // Learner.sync: the leader's SYNC reaches the follower behind every
     // COMMIT sent before it. A read waits behind its session's pending
     // answers (CommitProcessor keeps a session's requests in order).

@@ -283,7 +283,10 @@ struct World::Impl {
   // A request of a connection to a follower: a write goes to the leader and
   // is answered once the follower has applied it; a sync once the follower
   // has applied all the leader committed before it; a read at once from
-  // the follower's replica, unless an earlier answer is still owed.
+  // the follower's replica, unless its session is owed an earlier answer.
+  // Whether a read of `c`'s session on its follower waits: the server owes
+  // the session an answer or holds a request of it, from any connection.
+  bool owed_on_follower(const Conn& c) const;
   void serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg);
   // The Ensemble's hooks: a follower applied a txn, or reached an answer.
   void follower_applied(int server, const Txn& txn, std::vector<Outcome>& outs);

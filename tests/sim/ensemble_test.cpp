@@ -126,6 +126,37 @@ TEST(Ensemble, AReadWaitsBehindItsSessionsPendingWrite) {
   EXPECT_EQ((*read)->data, "1");
 }
 
+// CommitProcessor keeps a session's requests in order whichever of its
+// connections sent them (pendingRequests is by session id, ZooKeeper 3.8):
+// a client whose write's reply was lost, back on the same follower, reads
+// behind that write.
+TEST(Ensemble, AReadWaitsBehindItsSessionsWriteFromAnEarlierConnection) {
+  Lags d(3);
+  WorldConfig cfg = ensemble(3);
+  cfg.follower_lag_ms = 100;  // followers 300 ms behind
+  World w(cfg, d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1});
+  run(w, c, [](Client& c) -> Task<> { co_await c.sleep(400); }(c));  // connected once server 1 applied its session
+  std::optional<Result<CreateResponse>> made;
+  w.spawn(c, [](Client& c, std::optional<Result<CreateResponse>>* made) -> Task<> {
+    *made = co_await c.create("/a", "1", CreateMode::Persistent);
+  }(c, &made));
+  // Until the create is with the leader, not yet applied on server 1.
+  for (TimeMs until = w.now() + 100; !data_on(w, 0, "/a") && w.now() < until;) w.run_until(w.now() + 1);
+  ASSERT_TRUE(data_on(w, 0, "/a"));
+  ASSERT_FALSE(data_on(w, 1, "/a"));
+  w.inject(FaultKind::DropAfterApply, w.id(c));
+  run(w, c, [&w](Client& c) -> Task<> {
+    co_await c.sleep(20);  // connected again, to server 1
+    EXPECT_EQ(w.server_of(c), 1);
+    EXPECT_FALSE(data_on(w, 1, "/a"));
+    auto got = co_await c.get_data("/a");
+    EXPECT_TRUE(got.ok() && got->data == "1") << (got.ok() ? got->data : std::string(error_name(got.error())));
+  }(c));
+  ASSERT_TRUE(made && !made->ok());
+  EXPECT_EQ(made->error(), Error::ConnectionLoss);
+}
+
 TEST(Ensemble, WatchesFireOnTheConnectedServer) {
   Lags d(3);
   World w(ensemble(3), d);
