@@ -80,6 +80,7 @@ RunRecord make_run(const Campaign& c, const Ask& a, std::vector<std::uint32_t>* 
   }
   out.wakeups = r.wakeups;
   out.wakeups_without_progress = r.wakeups_without_progress;
+  out.granted_while_suspended = r.granted_while_suspended;
   out.decisions = static_cast<std::int64_t>(recording.recorded().size());
   out.completed_ops = r.completed_ops;
   out.struck = r.struck;
@@ -99,6 +100,8 @@ void fold(const Campaign& c, std::int64_t index, const RunRecord& r, std::vector
   for (const auto& [name, count] : r.probes) out.probes[name] += count;
   out.wakeups += r.wakeups;
   out.wakeups_without_progress += r.wakeups_without_progress;
+  out.granted_while_suspended += r.granted_while_suspended;
+  out.runs_granted_while_suspended += r.granted_while_suspended > 0;
   out.completed_ops += r.completed_ops;
   for (int k = 0; k < kFaultClasses; ++k) {
     out.struck[static_cast<std::size_t>(k)] += r.struck[static_cast<std::size_t>(k)];
@@ -332,6 +335,8 @@ void merge_into(CampaignResult& a, const CampaignResult& b) {
   for (const auto& [name, count] : b.probes) a.probes[name] += count;
   a.wakeups += b.wakeups;
   a.wakeups_without_progress += b.wakeups_without_progress;
+  a.granted_while_suspended += b.granted_while_suspended;
+  a.runs_granted_while_suspended += b.runs_granted_while_suspended;
   a.recycled += b.recycled;
   a.completed_ops += b.completed_ops;
   for (int k = 0; k < kFaultClasses; ++k) {

@@ -121,6 +121,54 @@ std::vector<Belief> outside(const std::vector<Belief>& b, const std::vector<Wind
   return out;
 }
 
+ListenerView listener_view(const History& h, const std::vector<std::pair<std::string, std::string>>& kinds) {
+  struct Ev {
+    TimeMs t;
+    std::uint64_t seq;
+    int kind;  // 0 grant, 1 release, 2 note
+    std::size_t hold;  // grant, release: the index in `kinds`
+    std::string_view what;  // note
+  };
+  std::map<int, std::vector<Ev>> per_client;
+  for (const Op& o : h.ops()) {
+    for (std::size_t k = 0; k < kinds.size(); ++k) {
+      if (o.f == kinds[k].first && o.outcome == Outcome::Ok) per_client[o.client].push_back({o.completed, o.complete_seq, 0, k, {}});
+      if (o.f == kinds[k].second) per_client[o.client].push_back({o.invoked, o.invoke_seq, 1, k, {}});
+    }
+  }
+  for (const Note& n : h.notes()) per_client[n.client].push_back({n.time, n.seq, 2, 0, n.what});
+  ListenerView out;
+  for (auto& [client, evs] : per_client) {
+    std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) {
+      return a.t != b.t ? a.t < b.t : a.seq < b.seq;
+    });
+    std::vector<int> depth(kinds.size(), 0);
+    auto holding = [&] { return std::any_of(depth.begin(), depth.end(), [](int d) { return d > 0; }); };
+    constexpr TimeMs kNot = -1;  // times are never negative
+    TimeMs suspended = kNot, lost = kNot;
+    for (const Ev& e : evs) {
+      if (e.kind == 0) {
+        if (depth[e.hold]++ == 0 && suspended != kNot) ++out.granted_while_suspended;
+      } else if (e.kind == 1) {
+        if (depth[e.hold] > 0) --depth[e.hold];
+        if (lost != kNot && !holding()) {
+          out.windows.push_back(Window{client, lost, e.t});
+          lost = kNot;
+        }
+      } else if (e.what == "suspended") {
+        if (suspended == kNot) suspended = e.t;
+      } else if (e.what == "reconnected" || e.what == "lost") {
+        if (suspended != kNot) out.windows.push_back(Window{client, suspended, e.t});
+        suspended = kNot;
+        if (e.what == "lost" && holding() && lost == kNot) lost = e.t;
+      }
+    }
+    if (suspended != kNot) out.windows.push_back(Window{client, suspended, INT64_MAX});
+    if (lost != kNot) out.windows.push_back(Window{client, lost, INT64_MAX});
+  }
+  return out;
+}
+
 std::vector<Violation> check_at_most(const std::vector<Belief>& b, int limit, const std::string& property) {
   std::vector<Violation> out;
   // Sweep: at each belief's start, the beliefs still open.
@@ -332,7 +380,7 @@ std::vector<Violation> check_holds_after_loss(const History& h, const std::vecto
     std::uint64_t seq;
     TimeMs time;
     int client;
-    char what;  // 'l' lost, 'h' holds, 'a' acquire invoked
+    char what;  // 'l' lost, 'h' holds, 'a' acquire invoked or granted
   };
   std::vector<Mark> marks;
   for (const Note& n : h.notes()) {
@@ -342,10 +390,13 @@ std::vector<Violation> check_holds_after_loss(const History& h, const std::vecto
   for (const Op& o : h.ops()) {
     if (std::find(acquires.begin(), acquires.end(), o.f) != acquires.end()) {
       marks.push_back({o.invoke_seq, o.invoked, o.client, 'a'});
+      if (o.outcome == Outcome::Ok) marks.push_back({o.complete_seq, o.completed, o.client, 'a'});
     }
   }
   std::sort(marks.begin(), marks.end(), [](const Mark& a, const Mark& b) { return a.seq < b.seq; });
-  std::map<int, TimeMs> lost_at;  // client -> when it was told "lost", until it acquires again
+  // client -> when it was told "lost", until it acquires again (invokes an
+  // acquire, or one it was waiting in returns a grant: a new hold)
+  std::map<int, TimeMs> lost_at;
   std::vector<Violation> out;
   for (const Mark& m : marks) {
     if (m.what == 'l') {

@@ -196,9 +196,13 @@ Task<bool> section(const Holder& h, bool write, TimeMs timeout_ms, int depth, bo
   if (fenced && v && held) h.s.counter.write(g->fence, *v + 1);
   std::optional<Grant> under;
   if (downgrade) under = co_await acquire_once(h, false, timeout_ms, g->node);
-  // A lost hold ends with one release (the recipes' contract); a varied
-  // holder whose recipe no longer holds may rely on that.
-  if (h.w.varied && held_depth > 1 && !h.lock.holds(write) && h.decisions.pick(2) == 1) held_depth = 1;
+  // Under the strict contract a lost hold ends with one release; a varied
+  // holder whose recipe no longer holds may rely on that. Curator and kazoo
+  // want one release per acquire whatever happened (Contract::Listener).
+  if (h.recipe.traits.contract == Contract::Strict && h.w.varied && held_depth > 1 && !h.lock.holds(write) &&
+      h.decisions.pick(2) == 1) {
+    held_depth = 1;
+  }
   for (; held_depth > 0; --held_depth) co_await release_once(h, write);
   if (under) {
     co_await work(h, false);
@@ -274,7 +278,7 @@ std::vector<std::string> properties(const Recipe& r) {
   }
   if (r.traits.tells_loss) {
     out.push_back(name(Property::HoldsAfterLoss));
-    out.push_back(name(Property::HonestExpiry));
+    if (r.traits.contract == Contract::Strict) out.push_back(name(Property::HonestExpiry));
   }
   out.push_back(name(Property::Liveness));
   out.push_back(name(Property::Progress));
@@ -477,7 +481,14 @@ void check(World& world, const Workload& w, const Recipe& r, Shared& s, RunResul
   std::vector<Violation>& v = out.violations;
   const Wakeups worst = max_wakeups(world.trace());
   out.max_wakeups_per_release = worst.count;
-  const std::vector<Window> excused = excused_windows(world.trace(), w, s.sharers);
+  std::vector<Window> excused = excused_windows(world.trace(), w, s.sharers);
+  if (r.traits.contract == Contract::Listener) {
+    ListenerView view = listener_view(s.history, {{"acquire", "release"},
+                                                  {"acquire-read", "release-read"},
+                                                  {"acquire-write", "release-write"}});
+    excused.insert(excused.end(), view.windows.begin(), view.windows.end());
+    out.granted_while_suspended = view.granted_while_suspended;
+  }
   auto believed = [&](const char* acquire, const char* release) {
     return outside(beliefs(s.history, acquire, release), excused);
   };
@@ -500,7 +511,7 @@ void check(World& world, const Workload& w, const Recipe& r, Shared& s, RunResul
   if (!is_semaphore(r)) append(v, check_fenced_counter(s.counter.accepted(), s.counter.value()));
   const std::vector<std::string> acquires{"acquire", "acquire-read", "acquire-write"};
   append(v, check_holds_after_loss(s.history, acquires));
-  if (r.traits.tells_loss) append(v, check_honest_expiry(s.history, expiry_times(world.trace(), s.sharers, /*declared_too=*/true)));
+  if (r.traits.tells_loss && r.traits.contract == Contract::Strict) append(v, check_honest_expiry(s.history, expiry_times(world.trace(), s.sharers, /*declared_too=*/true)));
   append(v, check_no_pending(s.history, {"acquire", "acquire-read", "acquire-write", "release",
                                          "release-read", "release-write"}));
   // Without a timeout (none drawn either: not varied) an acquire waits as

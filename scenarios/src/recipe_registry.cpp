@@ -78,6 +78,10 @@ std::string problem_of(const Recipe& r, const std::deque<Recipe>& known) {
     return fmt::format("recipe '{}': only a lock or a read/write lock can be reentrant", r.name);
   }
   if (r.traits.tells_loss && !lock) return fmt::format("recipe '{}': only lock-like recipes tell of a loss", r.name);
+  if (r.traits.contract == Contract::Listener && !r.traits.tells_loss) {
+    return fmt::format("recipe '{}': a caller heeding the connection (Contract::Listener) needs traits.tells_loss",
+                       r.name);
+  }
   if (r.family == RecipeFamily::ReadWriteLock && !r.traits.write_node) {
     return fmt::format("recipe '{}': a read/write lock needs traits.write_node", r.name);
   }

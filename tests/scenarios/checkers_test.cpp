@@ -82,6 +82,87 @@ TEST(MutualExclusionChecker, ExcusedWindowsAreLeftOut) {
   EXPECT_EQ(check_at_most(outside(b, {{0, 100, 155}}), 1, "mutual-exclusion").size(), 1u);
 }
 
+// A caller that heeds its library's connection news (Contract::Listener).
+ListenerView heeding(const History& h) { return listener_view(h, {{"acquire", "release"}}); }
+
+TEST(ListenerContract, AGrantReturnedWhileSuspendedIsHeldFromReconnected) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "/l/a", 5);
+  h.note(1, 20, "suspended");
+  op(h, 0, "release", 30, 31);
+  op(h, 1, "acquire", 5, 25, Outcome::Ok, "/l/b", 6);  // while c0 still holds
+  h.note(1, 40, "reconnected");
+  op(h, 1, "release", 50, 51);
+  const ListenerView view = heeding(h);
+  EXPECT_EQ(view.granted_while_suspended, 1);
+  auto b = beliefs(h, "acquire", "release");
+  EXPECT_EQ(check_at_most(b, 1, "mutual-exclusion").size(), 1u);  // the strict contract
+  const auto held = outside(b, view.windows);
+  EXPECT_TRUE(check_at_most(held, 1, "mutual-exclusion").empty());
+  ASSERT_EQ(held.size(), 2u);
+  EXPECT_EQ(held[1].client, 1);
+  EXPECT_EQ(held[1].from, 40);
+}
+
+TEST(ListenerContract, AGrantNotReconnectedBeforeLostIsNeverHeld) {
+  History h;
+  h.note(1, 20, "suspended");
+  op(h, 1, "acquire", 5, 25, Outcome::Ok, "/l/b", 6);
+  h.note(1, 40, "lost");
+  op(h, 0, "acquire", 30, 45, Outcome::Ok, "/l/a", 7);
+  op(h, 0, "release", 60, 61);
+  op(h, 1, "release", 70, 71);
+  const ListenerView view = heeding(h);
+  EXPECT_EQ(view.granted_while_suspended, 1);
+  EXPECT_TRUE(check_at_most(outside(beliefs(h, "acquire", "release"), view.windows), 1, "mutual-exclusion").empty());
+}
+
+TEST(ListenerContract, AReentrantGrantInsideAHoldToldLostIsNotANewHold) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "/l/a", 5);
+  op(h, 0, "acquire", 11, 11, Outcome::Ok, "/l/a", 5);
+  h.note(0, 20, "lost");
+  op(h, 1, "acquire", 5, 25, Outcome::Ok, "/l/b", 6);
+  op(h, 0, "release", 30, 30);
+  op(h, 0, "acquire", 31, 31, Outcome::Ok, "/l/a", 5);  // nested in the hold it lost
+  op(h, 0, "release", 40, 40);
+  op(h, 0, "release", 41, 42);
+  op(h, 1, "release", 50, 51);
+  const ListenerView view = heeding(h);
+  EXPECT_EQ(view.granted_while_suspended, 0);
+  auto b = beliefs(h, "acquire", "release");
+  EXPECT_EQ(check_at_most(b, 1, "mutual-exclusion").size(), 1u);  // the strict contract
+  EXPECT_TRUE(check_at_most(outside(b, view.windows), 1, "mutual-exclusion").empty());
+}
+
+TEST(ListenerContract, AFreshAcquireAfterLostIsHeld) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "/l/a", 5);
+  h.note(0, 20, "lost");
+  op(h, 0, "release", 30, 31);
+  op(h, 1, "acquire", 5, 25, Outcome::Ok, "/l/b", 6);
+  op(h, 0, "acquire", 35, 40, Outcome::Ok, "/l/c", 7);  // a new hold, while c1 holds
+  op(h, 1, "release", 50, 51);
+  op(h, 0, "release", 60, 61);
+  const ListenerView view = heeding(h);
+  EXPECT_EQ(check_at_most(outside(beliefs(h, "acquire", "release"), view.windows), 1, "mutual-exclusion").size(),
+            1u);
+}
+
+TEST(ListenerContract, AHolderIsUnsureFromSuspendedToReconnectedOnly) {
+  History h;
+  op(h, 0, "acquire", 0, 10, Outcome::Ok, "/l/a", 5);
+  h.note(0, 20, "suspended");
+  h.note(0, 30, "reconnected");
+  op(h, 0, "release", 40, 41);
+  const ListenerView view = heeding(h);
+  ASSERT_EQ(view.windows.size(), 1u);
+  EXPECT_EQ(view.windows[0].client, 0);
+  EXPECT_EQ(view.windows[0].from, 20);
+  EXPECT_EQ(view.windows[0].to, 30);
+  EXPECT_EQ(view.granted_while_suspended, 0);
+}
+
 TEST(SemaphoreChecker, AllowsNAndCatchesNPlusOne) {
   History h;
   for (int c = 0; c < 3; ++c) op(h, c, "acquire", 0, 10 + c, Outcome::Ok, "", 5 + c);
@@ -291,6 +372,24 @@ TEST(HoldsAfterLossChecker, ARecipeThatToldLostSaysHoldsOnlyAfterANewAcquire) {
   same_instant.note(0, 20, "lost");
   same_instant.note(0, 20, "holds");
   EXPECT_EQ(check_holds_after_loss(same_instant, {"acquire"}).size(), 1u);
+}
+
+// An acquire that was waiting when its client was told "lost" and returned
+// a grant afterwards (in a new session) began a new hold.
+TEST(HoldsAfterLossChecker, AGrantReturnedAfterTheLossIsANewHold) {
+  History h;
+  auto waiting = h.invoke(0, "acquire", 0);
+  h.note(0, 20, "lost");
+  h.ok(waiting, 50, "/l/b", 6);
+  h.note(0, 60, "holds");
+  EXPECT_TRUE(check_holds_after_loss(h, {"acquire"}).empty());
+
+  History failed;  // a failed acquire grants nothing
+  auto refused = failed.invoke(0, "acquire", 0);
+  failed.note(0, 20, "lost");
+  failed.fail(refused, 50, Error::SessionExpired);
+  failed.note(0, 60, "holds");
+  EXPECT_EQ(check_holds_after_loss(failed, {"acquire"}).size(), 1u);
 }
 
 // An acquire failing with SessionExpired, at [from, to].

@@ -111,6 +111,15 @@ TEST(Registry, TraitsAreStatedWhereTheFamilyNeedsThem) {
   EXPECT_EQ(register_recipe(q), "recipe 'user/q': a queue needs traits.item_marker");
 }
 
+TEST(Registry, AListenerContractNeedsARecipeThatTellsItsCaller) {
+  Recipe mute = user_lock("user/mute-listener");
+  mute.traits.tells_loss = false;
+  mute.traits.contract = Contract::Listener;
+  EXPECT_EQ(register_recipe(std::move(mute)),
+            "recipe 'user/mute-listener': a caller heeding the connection (Contract::Listener) needs "
+            "traits.tells_loss");
+}
+
 TEST(Registry, AHandleThatIsNotMadeIsABadWorkloadNotACrash) {
   Recipe r = user_lock("user/null-handle");
   r.make_lock = [](const HandleContext&) { return std::unique_ptr<LockHandle>(); };

@@ -97,6 +97,9 @@ json result_json(const CampaignResult& r) {
            {"wakeups_without_progress", r.wakeups_without_progress},
            {"violations", findings}};
   if (r.exhausted) out["exhausted"] = *r.exhausted;
+  if (r.granted_while_suspended) {
+    out["granted_while_suspended"] = json{{"grants", r.granted_while_suspended}, {"runs", r.runs_granted_while_suspended}};
+  }
   if (r.recycled) out["memory"] = json{{"recycled", r.recycled}, {"largest_growth_bytes", r.largest_growth}};
   out["completed_operations"] = r.completed_ops;
   json struck = json::object();
@@ -188,6 +191,11 @@ CampaignResult result_from_json(const json& j, const std::string& where) {
   if (j.contains("exhausted")) r.exhausted = field<bool>(j, "exhausted", where);
   r.wakeups = whole(j, "wakeups", 0, INT64_MAX, where);
   r.wakeups_without_progress = whole(j, "wakeups_without_progress", 0, r.wakeups, where);
+  if (j.contains("granted_while_suspended")) {
+    const json granted = field<json>(j, "granted_while_suspended", where);
+    r.runs_granted_while_suspended = whole(granted, "runs", 1, r.runs, where);
+    r.granted_while_suspended = whole(granted, "grants", r.runs_granted_while_suspended, INT64_MAX, where);
+  }
   if (j.contains("memory")) {
     const json memory = field<json>(j, "memory", where);
     r.recycled = static_cast<int>(whole(memory, "recycled", 1, INT32_MAX, where));

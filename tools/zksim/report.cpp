@@ -95,6 +95,12 @@ std::string explore_text(const nlohmann::json& campaign, const std::vector<Shard
   out += fmt::format("probes reached: {}\n", r.probes_reached());
   out += fmt::format("wake-ups without progress: {} of {} (measured, not judged)\n", r.wakeups_without_progress,
                      r.wakeups);
+  if (r.granted_while_suspended) {
+    out += fmt::format("granted while suspended: {} in {} run{} (the library's contract: held from RECONNECTED; "
+                       "not judged)\n",
+                       r.granted_while_suspended, r.runs_granted_while_suspended,
+                       r.runs_granted_while_suspended == 1 ? "" : "s");
+  }
   if (r.recycled) {
     out += fmt::format("memory: the recipe's runs grew a child process by {} MB, which was replaced {} time{} "
                        "(a leak in the recipe, most likely)\n",

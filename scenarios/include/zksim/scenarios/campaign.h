@@ -81,6 +81,10 @@ struct CampaignResult {
   // progress (RunResult's), summed over runs: a metric, not a property.
   std::int64_t wakeups = 0;
   std::int64_t wakeups_without_progress = 0;
+  // Contract::Listener: grants returned while suspended (RunResult's), and
+  // the runs that had one; reported, not judged.
+  std::int64_t granted_while_suspended = 0;
+  std::int64_t runs_granted_while_suspended = 0;
   // Calls that ended ok, and how often the nemesis struck with each fault
   // class (fault.h), summed over runs: a campaign in which nothing
   // completes, or a class it runs never strikes, tested less than it says.

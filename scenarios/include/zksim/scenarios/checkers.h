@@ -53,6 +53,21 @@ struct Window {
 // `b` with the windows of each belief's client cut out (a belief may split).
 std::vector<Belief> outside(const std::vector<Belief>& b, const std::vector<Window>& excused);
 
+// What a caller that heeds its library's connection news (a recipe of
+// Contract::Listener, recipe.h: Curator's ConnectionStateListener, kazoo's
+// listener) counts on. `windows`: the stretches in which it counts on no
+// hold, from "suspended" until "reconnected" or "lost", and from "lost"
+// until it has released every hold it had then (a reentrant grant inside
+// one is no new hold). `granted_while_suspended`: grants of a new hold that
+// returned while suspended; such a hold counts from "reconnected", as the
+// library's documentation tells its users, and is no violation.
+struct ListenerView {
+  std::vector<Window> windows;
+  int granted_while_suspended = 0;
+};
+// `kinds`: each kind of hold as its (acquire, release) pair.
+ListenerView listener_view(const History& h, const std::vector<std::pair<std::string, std::string>>& kinds);
+
 // At most `limit` beliefs at any instant (1: mutual exclusion; N: a
 // semaphore; 1 for "campaign": at most one leader). Reported as `property`.
 std::vector<Violation> check_at_most(const std::vector<Belief>& b, int limit, const std::string& property);

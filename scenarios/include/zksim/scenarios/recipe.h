@@ -151,6 +151,23 @@ struct CustomFamily {
   std::function<std::vector<Violation>(const History& history, const Server& server)> check;
 };
 
+// What the library a lock-like recipe is written for promises its caller
+// about a grant, and so what the caller is held to believe.
+enum class Contract : std::uint8_t {
+  // The recipe heeds its session itself (zksim's own recipes): a grant is
+  // held from its return until its release or a note of suspension or loss.
+  Strict,
+  // The caller heeds the library's connection news (Curator's
+  // ConnectionStateListener, kazoo's listener; needs tells_loss): after
+  // SUSPENDED it counts on no hold until RECONNECTED, after LOST on none
+  // until it has released what it held. A grant returned while suspended
+  // counts from RECONNECTED and is reported as "granted while suspended",
+  // not judged (checkers.h, listener_view). The library's acquire fails
+  // with the errors it chooses (Curator's gives NoNode once its retries of
+  // an expired session's node run out): honest-expiry is not judged.
+  Listener,
+};
+
 // What the harness must be told about a recipe; nothing is guessed.
 struct RecipeTraits {
   // Lock, ReadWriteLock: the holder may acquire again, each acquire
@@ -160,6 +177,8 @@ struct RecipeTraits {
   // ("suspended", "reconnected", "lost"); then its holds() is judged after
   // a loss, and its SessionExpired and NoNode failures are judged.
   bool tells_loss = false;
+  // What its library promises the caller about a grant (Contract).
+  Contract contract = Contract::Strict;
   // ReadWriteLock: whether a contender node, by its name, is a writer's
   // (server-exclusion counts the writers ahead of a read).
   std::function<bool(std::string_view name)> write_node;

@@ -157,6 +157,9 @@ struct RunResult {
   // progress (count_wakeups in checkers.h): a metric, not a property.
   int wakeups = 0;
   int wakeups_without_progress = 0;
+  // Contract::Listener (recipe.h): grants returned while the caller had
+  // heard SUSPENDED, counted from RECONNECTED; reported, not judged.
+  int granted_while_suspended = 0;
   int completed_rounds = 0;
   int completed_ops = 0;  // calls that ended ok
   // How often the nemesis struck with each fault class (World::struck).
