@@ -596,13 +596,46 @@ std::vector<Violation> check_fenced_counter(int accepted_increments, int final_v
                     {}, 0}};
 }
 
+std::vector<std::string> wakeup_causes(const Wakeups& w, const Trace& trace, const History& history) {
+  const std::set<std::int32_t> reads{request_kind<ExistsRequest>, request_kind<GetDataRequest>,
+                                     request_kind<GetChildrenRequest>};
+  std::vector<std::string> out;
+  for (int client : w.clients) {
+    TimeMs set = -1;
+    for (const TraceEvent& e : trace.events()) {
+      if (e.time > w.time) break;
+      if (e.kind == TraceKind::Request && e.client == client && e.path == w.path && reads.count(e.code)) set = e.time;
+    }
+    const Op* in = nullptr;
+    for (const Op& o : history.ops()) {
+      if (o.client == client && o.f.starts_with("acquire") && set >= 0 && o.invoked <= set &&
+          (o.outcome == Outcome::Pending || o.completed >= set)) {
+        in = &o;
+      }
+    }
+    if (!in) {
+      out.push_back(fmt::format("c{} by a watch no acquire set", client));
+    } else if (in->outcome == Outcome::Pending || in->completed >= w.time) {
+      out.push_back(fmt::format("c{} waiting in its {} of t={} (watch set at t={})", client, in->f, in->invoked, set));
+    } else {
+      out.push_back(fmt::format("c{} by a watch its {} of t={} set at t={} and left when it ended {} at t={}", client,
+                                in->f, in->invoked, set,
+                                in->outcome == Outcome::Ok ? std::string("ok") : std::string(error_name(in->error)),
+                                in->completed));
+    }
+  }
+  return out;
+}
+
 std::vector<Violation> check_herd(const Wakeups& worst, int allowed) {
   if (worst.count <= allowed) return {};
   std::vector<std::string> names;
   for (int c : worst.clients) names.push_back(fmt::format("c{}", c));
+  std::string why;
+  if (!worst.causes.empty()) why = fmt::format(": {}", fmt::join(worst.causes, "; "));
   return {Violation{name(Property::HerdEffect),
-                    fmt::format("one change of {} at t={} woke {} waiters ({}; at most {} allowed)", worst.path,
-                                worst.time, worst.count, fmt::join(names, ", "), allowed),
+                    fmt::format("one change of {} at t={} woke {} waiters ({}; at most {} allowed){}", worst.path,
+                                worst.time, worst.count, fmt::join(names, ", "), allowed, why),
                     worst.clients, worst.time}};
 }
 

@@ -479,8 +479,9 @@ std::vector<Delivery> lease_deliveries(const Trace& trace, const Recipe& recipe)
 
 void check(World& world, const Workload& w, const Recipe& r, Shared& s, RunResult& out) {
   std::vector<Violation>& v = out.violations;
-  const Wakeups worst = max_wakeups(world.trace());
+  Wakeups worst = max_wakeups(world.trace());
   out.max_wakeups_per_release = worst.count;
+  if (worst.count > 1) worst.causes = wakeup_causes(worst, world.trace(), s.history);
   std::vector<Window> excused = excused_windows(world.trace(), w, s.sharers);
   if (r.traits.contract == Contract::Listener) {
     ListenerView view = listener_view(s.history, {{"acquire", "release"},

@@ -500,6 +500,30 @@ TEST(HerdChecker, AReleaseWakingSeveralFailsNamingThemAndWhen) {
   EXPECT_NE(v[0].message.find("/l/a"), std::string::npos);
 }
 
+// A herd finding names why each woken client watched: waiting in an
+// acquire, or a watch an acquire that was over had left behind.
+TEST(HerdChecker, EachWokenClientsWatchIsTracedToTheAcquireThatSetIt) {
+  Trace t;
+  auto read = [&](TimeMs at, int client, const std::string& path) {
+    t.add(TraceEvent{.time = at, .kind = TraceKind::Request, .client = client,
+                     .code = request_kind<GetDataRequest>, .path = path});
+  };
+  read(5, 1, "/l/a");
+  read(12, 2, "/l/b");  // another path: not what woke it
+  read(14, 2, "/l/a");
+  History h;
+  op(h, 1, "acquire", 0, 8, Outcome::Fail);  // timed out, its watch left
+  h.invoke(2, "acquire", 10);                // still waiting
+  Wakeups w{2, 20, "/l/a", {1, 2}};
+  w.causes = wakeup_causes(w, t, h);
+  EXPECT_EQ(w.causes, (std::vector<std::string>{
+                          "c1 by a watch its acquire of t=0 set at t=5 and left when it ended ZOPERATIONTIMEOUT at t=8",
+                          "c2 waiting in its acquire of t=10 (watch set at t=14)"}));
+  auto v = check_herd(w, 1);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].message.find("at most 1 allowed): c1 by a watch its acquire"), std::string::npos) << v[0].message;
+}
+
 TEST(SharedHerdChecker, AWriterReleaseWakingEveryReaderIsFine) {
   EXPECT_TRUE(check_shared_herd({SharedWakeups{10, "/rw/write-1", false, {}, {1, 2, 4, 5}}}).empty());
 }

@@ -180,7 +180,16 @@ struct Wakeups {
   TimeMs time = 0;
   std::string path;
   std::vector<int> clients;
+  // Why each of `clients` was watching, in their order (empty: not known).
+  std::vector<std::string> causes;
 };
+
+// Why each client of `w` was watching its path, for a herd-effect finding:
+// the last read it sent on that path before the change (what set the
+// watch) and the acquire (a call named "acquire...") it was sent in,
+// either still waiting at the change, or over by then: a watch an earlier
+// attempt left behind, which a careful recipe removes.
+std::vector<std::string> wakeup_causes(const Wakeups& w, const Trace& trace, const History& history);
 
 // Herd effect: wake-ups per release; an exclusive lock allows at most one.
 std::vector<Violation> check_herd(const Wakeups& worst, int allowed);
