@@ -89,7 +89,8 @@ class SessionNews {
 std::vector<zksim::scenarios::Recipe> zookeeper_bugs();
 std::vector<zksim::scenarios::Recipe> curator_bugs();
 std::vector<zksim::scenarios::Recipe> kazoo_bugs();
-// Curator 4.2's InterProcessMutex, correct by Curator's contract.
-zksim::scenarios::Recipe curator42_mutex();
+// Curator 4.2's InterProcessMutex as Curator writes it (CURATOR-604), and
+// with the owner check it lacks: correct by Curator's contract.
+std::vector<zksim::scenarios::Recipe> curator42_mutexes();
 
 }  // namespace bank

@@ -4,10 +4,42 @@
 
 namespace bank::curator {
 
+namespace {
+
+bool retryable(Error e) {
+  return e == Error::ConnectionLoss || e == Error::OperationTimeout || e == Error::SessionMoved ||
+         e == Error::SessionExpired;
+}
+
+Task<> delete_in_background(Client& zk, std::string path) {
+  for (;;) {
+    auto gone = co_await zk.remove(path);
+    if (gone || gone.error() == Error::NoNode || gone.error() == Error::InvalidState) co_return;
+    co_await zk.sleep(1000);
+  }
+}
+
+// FindAndDeleteProtectedNodeInBackground: lists `dir` until it can, and
+// deletes (guaranteed, in the background) the first child named with
+// `prefix`, if there is one.
+Task<> find_and_delete_in_background(Client& zk, std::string dir, std::string prefix) {
+  for (;;) {
+    auto kids = co_await zk.get_children(dir);
+    if (kids) {
+      auto it = std::find_if(kids->children.begin(), kids->children.end(),
+                             [&](const std::string& child) { return child.starts_with(prefix); });
+      if (it != kids->children.end()) zk.post(delete_in_background(zk, join(dir, *it)));
+      co_return;
+    }
+    if (!retryable(kids.error())) co_return;
+    co_await zk.sleep(1000);
+  }
+}
+
+}  // namespace
+
 Task<bool> retry_after(Client& zk, Error e, int& count) {
-  const bool retryable = e == Error::ConnectionLoss || e == Error::OperationTimeout || e == Error::SessionMoved ||
-                         e == Error::SessionExpired;
-  if (!retryable || count >= 3) co_return false;
+  if (!retryable(e) || count >= 3) co_return false;
   co_await zk.sleep(TimeMs{1000} << count);
   ++count;
   co_return true;
@@ -26,48 +58,68 @@ Task<Result<void>> make_parents(Client& zk, std::string dir) {
 
 Task<Result<Made>> create_protected(Client& zk, std::string dir, std::string name, CreateMode mode, std::string data) {
   const std::string prefix = "_c_" + zk.unique_id() + "-";
+  const std::string path = join(dir, prefix + name);
+  zksim::SessionId session{};  // checkSetSessionId: the session of the first try
   int count = 0;
-  bool first = true;
-  for (;;) {
+  Error failed = Error::Ok;
+  for (bool first = true;; first = false) {
+    if (failed != Error::Ok) {
+      if (!co_await retry_after(zk, failed, count)) {
+        // CURATOR-45, CURATOR-79: whether the create was made is unknown.
+        if (failed == Error::ConnectionLoss) zk.post(find_and_delete_in_background(zk, dir, prefix));
+        co_return failed;
+      }
+      failed = Error::Ok;
+    }
+    if (is_ephemeral(mode) && session == zksim::SessionId{}) session = zk.session_id();
     if (!first) {
-      // findProtectedNodeInForeground.
+      // findProtectedNodeInForeground: the first child with our prefix
+      // (findNode); validateFoundNode (CURATOR-498) drops one an earlier
+      // session made, deleting it in the background.
       auto kids = co_await zk.get_children(dir);
+      if (!kids && kids.error() != Error::NoNode) {
+        failed = kids.error();
+        continue;
+      }
+      std::string found;
       if (kids) {
-        for (const std::string& child : kids->children) {
-          if (!child.starts_with(prefix)) continue;
-          const std::string found = join(dir, child);
-          auto st = co_await zk.exists(found);
-          if (st) co_return Made{found, st->czxid};
+        auto it = std::find_if(kids->children.begin(), kids->children.end(),
+                               [&](const std::string& child) { return child.starts_with(prefix); });
+        if (it != kids->children.end()) found = join(dir, *it);
+      }
+      if (is_ephemeral(mode) && zk.session_id() != session) {
+        if (!found.empty()) zk.post(delete_in_background(zk, found));
+        found.clear();
+        session = zk.session_id();
+      }
+      if (!found.empty()) {
+        // Curator takes the name alone; the port reads its czxid for the
+        // grant's fence. Gone since: 0, and the caller finds it gone.
+        auto st = co_await zk.exists(found);
+        if (!st && st.error() != Error::NoNode) {
+          failed = st.error();
+          continue;
         }
-      } else if (kids.error() != Error::NoNode) {
-        if (co_await retry_after(zk, kids.error(), count)) continue;
-        co_return kids.error();
+        co_return Made{found, st ? st->czxid : 0};
       }
     }
-    first = false;
-    const std::string path = join(dir, prefix + name);
     auto made = co_await zk.create(path, data, mode);
-    if (made) co_return Made{made->path, made->stat.czxid};
-    if (made.error() == Error::NoNode) {
+    if (!made && made.error() == Error::NoNode) {
+      // creatingParentContainersIfNeeded: the parents, then once more;
+      // NoNode again goes to the caller, as Curator's create throws it.
       auto parents = co_await make_parents(zk, dir);
-      if (!parents && !co_await retry_after(zk, parents.error(), count)) co_return parents.error();
-      continue;
+      if (!parents) {
+        if (!retryable(parents.error())) co_return parents.error();
+        failed = parents.error();
+        continue;
+      }
+      made = co_await zk.create(path, data, mode);
     }
-    if (!co_await retry_after(zk, made.error(), count)) co_return made.error();
+    if (made) co_return Made{made->path, made->stat.czxid};
+    if (!retryable(made.error())) co_return made.error();
+    failed = made.error();
   }
 }
-
-namespace {
-
-Task<> delete_in_background(Client& zk, std::string path) {
-  for (;;) {
-    auto gone = co_await zk.remove(path);
-    if (gone || gone.error() == Error::NoNode || gone.error() == Error::InvalidState) co_return;
-    co_await zk.sleep(1000);
-  }
-}
-
-}  // namespace
 
 Task<void> delete_guaranteed(Client& zk, std::string path) {
   int count = 0;
@@ -101,22 +153,22 @@ Result<Predicate> standard_driver(const std::vector<std::string>& sorted, const 
   return Predicate{false, *(me - 1)};
 }
 
-LockInternals::LockInternals(Client& zk, std::string dir, std::string lock_name, Driver driver)
+LockInternals::LockInternals(Client& zk, std::string dir, std::string lock_name, Driver driver, bool owner_checked)
     : zk_(zk), dir_(std::move(dir)), lock_name_(std::move(lock_name)), driver_(std::move(driver)),
-      state_(std::make_shared<State>()) {}
+      owner_checked_(owner_checked), state_(std::make_shared<State>()) {}
 
 Task<Result<Made>> LockInternals::attempt_lock(TimeMs timeout_ms) {
   const TimeMs start = zk_.now();
   int retries = 0;
   for (;;) {
     auto made = co_await create_protected(zk_, dir_, lock_name_, CreateMode::EphemeralSequential);
-    if (!made) co_return made.error();
-    auto held = co_await lock_loop(start, timeout_ms, made->path);
+    Result<bool> held = made ? co_await lock_loop(start, timeout_ms, made->path) : Result<bool>(made.error());
     if (held) {
       if (*held) co_return *made;
       co_return Error::OperationTimeout;
     }
-    // NoNode: our node went with the session; again while the policy allows.
+    // NoNode, from the create (a parent container reaped meanwhile) or the
+    // loop (our node went with the session): again while the policy allows.
     if (held.error() == Error::NoNode && retries < 3) {
       co_await zk_.sleep(TimeMs{1000} << retries);
       ++retries;
@@ -146,6 +198,17 @@ Task<Result<bool>> LockInternals::lock_loop(TimeMs start, TimeMs timeout_ms, std
       do_delete = true;
       out = predicate.error();
       break;
+    }
+    if (predicate->gets && owner_checked_) {
+      int count = 0;
+      Result<zksim::Stat> st = Error::ConnectionLoss;
+      do {
+        st = co_await zk_.exists(ours);
+      } while (!st && st.error() != Error::NoNode && co_await retry_after(zk_, st.error(), count));
+      if (!st || st->ephemeralOwner != zk_.session_id().value) {
+        out = st ? Error::NoNode : st.error();  // an earlier session's node: gone for us
+        break;
+      }
     }
     if (predicate->gets) {
       out = true;

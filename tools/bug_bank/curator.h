@@ -64,7 +64,11 @@ Result<Predicate> standard_driver(const std::vector<std::string>& sorted, const 
 // deletes the node (guaranteed).
 class LockInternals {
  public:
-  LockInternals(Client& zk, std::string dir, std::string lock_name, Driver driver);
+  // `owner_checked`: not Curator's. Before taking the lock the loop checks
+  // that our node is of the session it runs in, and treats one of an
+  // earlier session (still listed until the server expires it) as gone:
+  // the fix CURATOR-604 lacks.
+  LockInternals(Client& zk, std::string dir, std::string lock_name, Driver driver, bool owner_checked = false);
   // The node held, or OperationTimeout when the wait timed out (negative:
   // none), or the error that ended it.
   Task<Result<Made>> attempt_lock(TimeMs timeout_ms);
@@ -82,6 +86,7 @@ class LockInternals {
   std::string dir_;
   std::string lock_name_;
   Driver driver_;
+  bool owner_checked_;
   std::shared_ptr<State> state_;  // shared with watchers that may outlive the lock
 };
 
