@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     *) echo "mutants.sh: unknown option '$1' (known: --budget RUNS, --jobs N, --client FLAVOURS)" >&2; exit 2 ;;
   esac
 done
-bash "$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release -DZKSIM_SANITIZE=OFF -DZKSIM_MUTANTS=ON \
+bash "$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release -DZKSIM_SANITIZE=OFF -DZKSIM_MUTANTS=ON -DZKSIM_MUTANTS_SAMPLE=1 \
   --target zksim-mutants
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

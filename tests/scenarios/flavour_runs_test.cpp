@@ -15,7 +15,7 @@ namespace zksim::scenarios {
 namespace {
 
 // Seeded runs per fault class (and without faults).
-constexpr std::uint64_t kRuns = test::full_or_smoke<std::uint64_t>(500, 25);
+constexpr std::uint64_t kRuns = test::full_or_smoke<std::uint64_t>(500, 10);
 
 // The nemesis of one class at 30/1000, with holds long enough for it to
 // matter: a pause outlasts the session; time-triggered faults come once a

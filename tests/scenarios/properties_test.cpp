@@ -9,7 +9,7 @@
 namespace zksim::scenarios {
 namespace {
 
-constexpr int kRuns = test::full_or_smoke(2000, 300);
+constexpr int kRuns = test::full_or_smoke(2000, 100);
 
 TEST(Properties, LockHoldsEveryProperty) {
   EXPECT_TRUE(rc_check("lock", kRuns, [] { holds_every_property("lock"); }));

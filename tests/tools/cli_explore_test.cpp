@@ -157,8 +157,9 @@ TEST(CliExplore, AWorkloadTooLargeForOneRunExits2WithOneLine) {
 TEST(CliExplore, ARunawayRecipeIsFoundNotACrash) {
   TempDir d;
   // Its nemesis: a delete applied whose reply was lost.
+  // Found is enough: shrinking a runaway run is slow and shows nothing more.
   Ran r = zksim({"explore", "--recipe", "flawed/stubborn-unlock-lock", "--faults", "drop-after-apply", "--runs", "20",
-                 "--shrink-runs", runs(50), "--out", d.path()});
+                 "--shrink-runs", "0", "--out", d.path()});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("VIOLATION runaway"), std::string::npos) << r.out;
 }
