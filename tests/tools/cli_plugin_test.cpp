@@ -28,8 +28,10 @@ TEST(CliPlugin, ExploreCatchesAPluginsFlawAndItsFileReplaysWithoutTheOption) {
   // Under its own nemesis (zksim list: pauses, 600 ms holds), every run
   // the same: the default search's 3 s holds make a poller's runs long
   // (many minutes under the sanitizers).
+  // Under the sanitizers a few shrinking runs drive the same code.
   Ran r = zksim({"explore", "--plugin", kPlugin, "--recipe", "plugin/polling-lock", "--fixed", "--faults", "pause",
-                 "--rate", "30", "--hold-ms", "600", "--runs", "300", "--shrink-runs", "200", "--out", d.path()});
+                 "--rate", "30", "--hold-ms", "600", "--runs", runs(300), "--shrink-runs",
+                 std::to_string(test::full_or_smoke(200, 10)), "--out", d.path()});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("VIOLATION mutual-exclusion"), std::string::npos) << r.out;
   std::string file;
