@@ -599,13 +599,16 @@ std::vector<Violation> check_fenced_counter(int accepted_increments, int final_v
 std::vector<std::string> wakeup_causes(const Wakeups& w, const Trace& trace, const History& history) {
   const std::set<std::int32_t> reads{request_kind<ExistsRequest>, request_kind<GetDataRequest>,
                                      request_kind<GetChildrenRequest>};
+  // Each client's last read of the path before the change, in one pass.
+  std::map<int, TimeMs> last_read;
+  for (const TraceEvent& e : trace.events()) {
+    if (e.time > w.time) break;
+    if (e.kind == TraceKind::Request && e.path == w.path && reads.count(e.code)) last_read[e.client] = e.time;
+  }
   std::vector<std::string> out;
   for (int client : w.clients) {
-    TimeMs set = -1;
-    for (const TraceEvent& e : trace.events()) {
-      if (e.time > w.time) break;
-      if (e.kind == TraceKind::Request && e.client == client && e.path == w.path && reads.count(e.code)) set = e.time;
-    }
+    const auto read = last_read.find(client);
+    const TimeMs set = read == last_read.end() ? -1 : read->second;
     const Op* in = nullptr;
     for (const Op& o : history.ops()) {
       if (o.client == client && o.f.starts_with("acquire") && set >= 0 && o.invoked <= set &&

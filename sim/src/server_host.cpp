@@ -274,7 +274,8 @@ void World::Impl::serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg) {
   const Waiter w{c.server, conn, msg.xid};
   // CommitProcessor keeps a session's requests in order, whichever of its
   // connections sent them: a read waits behind what its session is owed.
-  const bool owed = owed_on_follower(c);
+  // (A write goes to the leader whatever is owed: no need to look.)
+  const bool owed = !is_write(r) && owed_on_follower(c);
   if (ensemble.cut(c.server) && (is_write(r) || std::holds_alternative<SyncRequest>(r) || owed)) {
     // Cut off: a write or sync waits for the link to the leader, and a
     // read of a session with an answer owed waits behind it.
