@@ -41,15 +41,36 @@ Task<Result<bool>> exists_surely(Client& zk, std::string path) {
   }
 }
 
-// Deletes our claim `path`, made in `session`, across connection losses,
-// but only while the client is still in that session: once it is in
-// another, the claim went with the old one, and the same path may by now
-// be another consumer's claim (a Curator- or kazoo-like client opens a new
-// session on the same handle after an expiry).
-Task<void> drop_claim(Client& zk, std::string path, SessionId session) {
-  while (zk.session_id() == session) {
-    auto gone = co_await zk.remove(path);
-    if (gone || gone.error() != Error::ConnectionLoss) co_return;
+// Deletes our claim `path` (the node carrying `id`, made in `session`)
+// across connection losses, but only while the client is still in that
+// session: once it is in another, the claim went with the old one, and the
+// same path may by now be another consumer's claim (a Curator- or
+// kazoo-like client opens a new session on the same handle after an
+// expiry). After a loss it syncs before it looks again: a follower behind
+// a delete whose reply was lost still shows our claim, and deleting by the
+// version read there would take a claim made since (a new node starts at
+// version 0 too). The check and the delete are in one step, so a delete
+// made in this session is never served in a later one.
+Task<Result<void>> drop_claim(Client& zk, std::string path, std::string id, SessionId session) {
+  bool lost = false;
+  for (;;) {
+    if (zk.session_id() != session) co_return Error::SessionExpired;
+    if (lost) {
+      auto synced = co_await detail::sync_surely(zk, path);
+      if (!synced) co_return synced.error();
+      lost = false;
+      continue;  // the session may have changed meanwhile
+    }
+    auto found = co_await zk.get_data(path);
+    if (!found && found.error() == Error::ConnectionLoss) continue;
+    if (!found && found.error() == Error::NoNode) co_return Result<void>();
+    if (!found) co_return found.error();
+    if (found->data != id) co_return Result<void>();
+    if (zk.session_id() != session) co_return Error::SessionExpired;
+    auto gone = co_await zk.remove(path, Version{found->stat.version});
+    if (gone || gone.error() == Error::NoNode) co_return Result<void>();
+    if (gone.error() != Error::ConnectionLoss) co_return gone.error();
+    lost = true;
   }
 }
 
@@ -201,7 +222,7 @@ Task<Result<Item>> LockingQueue::take(TimeMs timeout_ms) {
         claimed_[item] = Claim{claimed_in, mine};
         co_return Item{item, std::move(data->data)};
       }
-      co_await drop_claim(zk_, claim, claimed_in);  // acked by someone meanwhile, or our session ended
+      co_await drop_claim(zk_, claim, mine, claimed_in);  // acked by someone meanwhile, or our session ended
       if (data.error() != Error::NoNode) co_return data.error();
     }
     if (any_free) continue;
@@ -240,7 +261,10 @@ Task<Result<void>> LockingQueue::ack(Item item) {
     auto done = co_await zk_.multi(std::move(ops));
     if (done.error == Error::Ok) co_return Result<void>();
     if (done.error != Error::ConnectionLoss) co_return done.error;
-    // Applied or not? The item is gone only if the multi applied.
+    // Applied or not? The item is gone only if the multi applied; synced
+    // first, since a follower behind the multi still shows it.
+    auto synced = co_await detail::sync_surely(zk_, item.node);
+    if (!synced) co_return synced.error();
     auto st = co_await zk_.exists(item.node);
     if (!st && st.error() == Error::NoNode) co_return Result<void>();
     if (!st && st.error() != Error::ConnectionLoss) co_return st.error();
@@ -253,22 +277,7 @@ Task<Result<void>> LockingQueue::release(Item item) {
   const Claim claim = it->second;
   claimed_.erase(it);
   const std::string path = detail::join(claims_dir(), item.node.substr(item.node.rfind('/') + 1));
-  for (;;) {
-    // Ours only while it carries our attempt's id: once ours is gone (a
-    // delete whose reply was lost), another consumer may claim the item.
-    if (zk_.session_id() != claim.session) co_return Error::SessionExpired;
-    auto found = co_await zk_.get_data(path);
-    if (!found && found.error() == Error::ConnectionLoss) continue;
-    if (!found && found.error() == Error::NoNode) co_return Result<void>();
-    if (!found) co_return found.error();
-    if (found->data != claim.id) co_return Result<void>();
-    // In the same step as the check: a request made in this session is
-    // never served in a later one.
-    if (zk_.session_id() != claim.session) co_return Error::SessionExpired;
-    auto gone = co_await zk_.remove(path, Version{found->stat.version});
-    if (gone || gone.error() == Error::NoNode) co_return Result<void>();
-    if (gone.error() != Error::ConnectionLoss) co_return gone.error();
-  }
+  co_return co_await drop_claim(zk_, path, claim.id, claim.session);
 }
 
 }  // namespace zksim::recipes

@@ -1,6 +1,7 @@
 // The FIFO queue (exactly-once put, at-most-once take, FIFO) and the
 // locking queue (an item returns if its consumer dies before the ack).
 #include "recipe_fixture.h"
+#include "../sim/ensemble_fixture.h"
 
 #include "zksim/recipes/queue.h"
 
@@ -381,6 +382,70 @@ TEST(LockingQueue, AClaimWhoseReplyAndCheckWereLostIsNotOrphaned) {
   EXPECT_EQ(responses(w, 0, request_kind<CreateRequest>, Error::ConnectionLoss), 1);
   EXPECT_EQ(responses(w, 0, request_kind<GetDataRequest>, Error::ConnectionLoss), 1);
   EXPECT_EQ(taken, (std::vector<std::string>{"a", "b"}));
+  expect_locking_queue_empty(w);
+}
+
+// The consumer's delete of its claim is applied but its reply is lost; it
+// reconnects to a follower behind the delete, where its claim still shows.
+// Meanwhile the waiting consumer claims the item anew, and a new node starts
+// at version 0 too: a delete by the version read there would take that
+// claim. The giver must sync before it looks again.
+TEST(LockingQueue, AReleaseWhoseDeleteWasLostNeverTakesTheClaimMadeSince) {
+  SlowServer2 d;
+  WorldConfig cfg = quiet();
+  cfg.servers = 3;
+  cfg.follower_lag_ms = 100;
+  World w(cfg, d);
+  Client& gives = w.open("gives", 4000, -1, Flavour::C, {1, 2});
+  Client& waits = w.open("waits", 4000, -1, Flavour::C, {0});
+  w.schedule(on_nth(FaultKind::DropAfterApply, w.id(gives), request_kind<DeleteRequest>, 1, kQueue + "/claims/"));
+  Signal taken;
+  w.spawn(gives, [](Client& c, Signal taken) -> Task<> {
+    LockingQueue q(c, kQueue);
+    co_await q.put("job");
+    auto got = co_await q.take();
+    taken.set();
+    co_await c.sleep(300);  // the other take waits on the claim meanwhile
+    EXPECT_TRUE((co_await q.release(*got)).ok());
+  }(gives, taken));
+  bool holds_at_end = false;
+  w.spawn(waits, [](Client& c, Signal taken, bool& holds_at_end) -> Task<> {
+    co_await taken.wait();
+    LockingQueue q(c, kQueue);
+    auto got = co_await q.take();
+    EXPECT_EQ(got.value().data, "job");
+    co_await c.sleep(500);  // long after the giver's release has ended
+    auto claims = co_await c.get_children(kQueue + "/claims");
+    holds_at_end = claims && claims->children.size() == 1;
+    EXPECT_TRUE((co_await q.ack(*got)).ok());
+  }(waits, taken, holds_at_end));
+  ASSERT_TRUE(w.run_until_done(100'000));
+  EXPECT_EQ(responses(w, w.id(gives), request_kind<DeleteRequest>, Error::ConnectionLoss), 1);
+  EXPECT_EQ(w.server_of(gives), 2);
+  EXPECT_TRUE(holds_at_end);
+  expect_locking_queue_empty(w);
+}
+
+// The ack's reply is lost after it applied, and the consumer reconnects to
+// a follower behind it, where the item still shows: asking there, it would
+// send the ack again and report NoNode for an item it did acknowledge.
+TEST(LockingQueue, AnAckWhoseReplyWasLostIsKnownOnAFollowerBehindIt) {
+  SlowServer2 d;
+  WorldConfig cfg = quiet();
+  cfg.servers = 3;
+  cfg.follower_lag_ms = 100;
+  World w(cfg, d);
+  Client& c = w.open("c", 4000, -1, Flavour::C, {1, 2});
+  w.schedule(on_nth(FaultKind::DropAfterApply, w.id(c), request_kind<MultiRequest>, 3));  // after the put's two (the first finds no queue): the ack
+  run(w, c, [](Client& c) -> Task<> {
+    LockingQueue q(c, kQueue);
+    co_await q.put("job");
+    auto got = co_await q.take();
+    co_await c.sleep(400);  // server 2 has the claim: it lags only the ack
+    EXPECT_EQ((co_await q.ack(*got)).error(), Error::Ok);
+  }(c));
+  EXPECT_EQ(responses(w, w.id(c), request_kind<MultiRequest>, Error::ConnectionLoss), 1);
+  EXPECT_EQ(w.server_of(c), 2);
   expect_locking_queue_empty(w);
 }
 
