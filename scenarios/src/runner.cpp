@@ -156,6 +156,23 @@ const detail::Family* family_of(const Recipe& recipe) {
   return nullptr;
 }
 
+// Workload::sequence_start: the recipe's directory and its node_dirs,
+// there before the run with that counter. "" or why not.
+std::string preset_directories(World& world, const Workload& w, const Recipe& recipe) {
+  std::vector<std::string> dirs{detail::kDir};
+  for (const std::string& d : recipe.traits.node_dirs) {
+    if (!d.empty()) dirs.push_back(detail::kDir + "/" + d);
+  }
+  for (const std::string& d : dirs) {
+    if (world.preset_node(d, w.sequence_start) != Error::Ok) {
+      return fmt::format("sequence-start: cannot make the recipe's directory {} before the run", d);
+    }
+  }
+  world.trace().add(0, TraceKind::Annotation, -1, SessionId{}, 0, 0, 0, 0, "",
+                    fmt::format("sequence counters start at {} in {}", w.sequence_start, fmt::join(dirs, ", ")));
+  return "";
+}
+
 // Views of the registry, made again when it grew.
 struct RegistryViews {
   std::size_t seen = 0;
@@ -408,6 +425,7 @@ RunResult run(const Workload& given, DecisionSource& decisions, const std::vecto
   std::string problem = workload_problem(w, config);
   const Recipe* recipe = find_recipe(w.recipe);
   const detail::Family* family = recipe ? family_of(*recipe) : nullptr;
+  if (problem.empty() && w.sequence_start != 0) problem = preset_directories(world, w, *recipe);
   if (problem.empty()) problem = family->spawn(world, w, *recipe, s);
   if (!problem.empty()) {
     out.violations.push_back(Violation{std::string(kBadWorkload), problem, {}, 0});

@@ -57,7 +57,8 @@ std::string once_key(const std::vector<Word>& w) {
                                           "delay-choices", "servers", "follower-lag-ms",
                                           "nemesis-pause-ms", "nemesis-delay-ms",
                                           "nemesis-window-ms", "nemesis-first-window-ms",
-                                          "reentrant", "varied", "swarm", "seed", "strategy", "expect", "client"};
+                                          "reentrant", "varied", "swarm", "seed", "strategy", "expect", "client",
+                                          "sequence-start"};
   if (w[0].text == "nemesis" && w.size() > 1) return "nemesis " + w[1].text;
   return once.count(w[0].text) ? w[0].text : "";
 }
@@ -109,6 +110,7 @@ class LineParser : public DirectiveLine {
     if (d == "session-timeout-ms") return int_field(wl.session_timeout_ms, 1, 86'400'000);
     if (d == "leases") return int_field(wl.leases, 1, 10'000);
     if (d == "producers") return int_field(wl.producers, 0, 10'000);
+    if (d == "sequence-start") return int_field(wl.sequence_start, INT32_MIN, INT32_MAX);
     if (d == "delay-choices") return int_field(s_.config.delay_choices, 1, 1000);
     // An ensemble (docs/ensemble.md); without the line, one server, as
     // every file written before it had.
@@ -344,6 +346,7 @@ std::string write_scenario(const Scenario& s) {
     out += fmt::format("client {}\n", flavours_text(w.flavours, " "));
   }
   if (w.varied) out += "varied yes\n";
+  if (w.sequence_start != 0) out += fmt::format("sequence-start {}\n", w.sequence_start);
   if (w.swarm) out += "swarm yes\n";
   out += fmt::format("delay-choices {}\n", s.config.delay_choices);
   if (s.config.servers != 1) {

@@ -110,6 +110,14 @@ DrawnRun draw_run(const Workload& base, const WorldConfig& base_config, const Se
     }
   }
   said.emplace_back(strategy_name(out.strategy));
+
+  // Drawn last, so that every other draw of a seed is what it was before.
+  if (space.sequence_start) {
+    out.workload.sequence_start = *space.sequence_start;
+  } else if (d.pick(4) == 0) {
+    out.workload.sequence_start = kWrapStarts[d.pick(std::size(kWrapStarts))];
+  }
+  if (out.workload.sequence_start != 0) said.push_back(fmt::format("sequences from {}", out.workload.sequence_start));
   out.summary = fmt::format("{}", fmt::join(said, "; "));
   return out;
 }
@@ -156,6 +164,11 @@ std::string describe(const SearchSpace& space, const Workload& base) {
     fixed.push_back(fmt::format("strategy {}", strategy_name(*space.strategy)));
   } else {
     drawn.push_back("random or pct");
+  }
+  if (space.sequence_start) {
+    fixed.push_back(fmt::format("sequences from {}", *space.sequence_start));
+  } else {
+    drawn.push_back("sequences from 0 or near 2^31");
   }
   std::string out;
   if (!drawn.empty()) out = fmt::format("each run draws {}", fmt::join(drawn, ", "));

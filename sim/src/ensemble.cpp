@@ -60,6 +60,13 @@ Error Ensemble::force_cversion(const std::string& path, std::int32_t cversion) {
   return e;
 }
 
+Error Ensemble::preset_node(const std::string& path, std::int32_t cversion) {
+  for (auto& s : servers_) {
+    if (Error e = s->preset_node(path, cversion); e != Error::Ok) return e;
+  }
+  return Error::Ok;
+}
+
 Outcome Ensemble::apply(SessionId session, const Request& request, TimeMs now, ChildOrder* order,
                         Waiter waiter) {
   const Zxid before = leader().last_zxid();

@@ -148,6 +148,8 @@ class Ensemble {
   Outcome expire(SessionId session, TimeMs now);
   std::vector<Outcome> reap(TimeMs now);
   Error force_cversion(const std::string& path, std::int32_t cversion);
+  // Server::preset_node on every server.
+  Error preset_node(const std::string& path, std::int32_t cversion);
   // Applies a request on the leader; a write's transaction (failed ones
   // included) goes to the followers, a read or a write that made none
   // (an expired session, a dropped connection) goes nowhere.

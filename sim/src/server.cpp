@@ -304,6 +304,21 @@ std::vector<std::string> Server::watches_of(SessionId session) const {
   return out;
 }
 
+Error Server::preset_node(const std::string& path, std::int32_t cversion) {
+  if (path == "/" || validate_path(path) != Error::Ok) return Error::BadArguments;
+  detail::DataTree& tree = impl_->tree;
+  NodeId parent = tree.find("/");
+  for (std::size_t end = path.find('/', 1);; end = path.find('/', end + 1)) {
+    const std::string_view prefix = std::string_view(path).substr(0, end);
+    NodeId id = tree.find(prefix);
+    if (id == kNoNode) id = tree.insert(prefix, parent, detail::Node{});
+    parent = id;
+    if (end == std::string::npos) break;
+  }
+  tree.at(parent).st.cversion = cversion;
+  return Error::Ok;
+}
+
 Error Server::force_cversion(const std::string& path, std::int32_t cversion) {
   NodeId id = impl_->tree.find(path);
   if (id == kNoNode) return Error::NoNode;

@@ -8,8 +8,6 @@
 namespace zksim {
 namespace {
 
-// getChildren order from the decisions: decision 0 everywhere keeps the
-// server's byte order.
 // What a leader orders as a transaction; the rest a server answers itself.
 bool is_write(const Request& r) {
   return std::holds_alternative<CreateRequest>(r) || std::holds_alternative<DeleteRequest>(r) ||
@@ -17,6 +15,8 @@ bool is_write(const Request& r) {
          std::holds_alternative<CheckRequest>(r) || std::holds_alternative<MultiRequest>(r);
 }
 
+// getChildren order from the decisions: decision 0 everywhere keeps the
+// server's byte order.
 class DecidedOrder final : public ChildOrder {
  public:
   explicit DecidedOrder(DecisionSource& d) : d_(d) {}

@@ -630,6 +630,11 @@ void World::set_nemesis(const NemesisRates& rates) {
   impl_->start_timed_nemesis();
 }
 
+Error World::preset_node(const std::string& path, std::int32_t value) {
+  if (!impl_->clients.empty()) return Error::BadArguments;
+  return impl_->ensemble.preset_node(path, value);
+}
+
 Error World::set_sequence_counter(const std::string& path, std::int32_t value) {
   return impl_->ensemble.force_cversion(path, value);
 }

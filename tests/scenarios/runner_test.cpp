@@ -89,6 +89,35 @@ TEST(Runner, CorrectRecipesHoldEveryPropertyWithoutFaults) {
   }
 }
 
+// Their directories there before the run, with counters that reach 2^31-1
+// within it (where ZooKeeper 3.8 repeats the suffix), and some faults.
+TEST(Runner, CorrectRecipesHoldEveryPropertyAcrossTheSequenceWrap) {
+  for (const char* recipe : kCorrect) {
+    for (std::int32_t start : kWrapStarts) {
+      Workload w{.recipe = recipe, .clients = 4, .rounds = 4, .timeout_ms = 5000, .producers = 2,
+                 .sequence_start = start};
+      std::string what;
+      EXPECT_EQ(first_violation(w, {}, 10, &what), 0u) << recipe << " from " << start << "\n" << what;
+      EXPECT_EQ(first_violation(w, nemesis(FaultKind::DropAfterApply, 30), 10, &what), 0u)
+          << recipe << " from " << start << " under drop-after-apply\n" << what;
+    }
+  }
+}
+
+TEST(Runner, ASequenceStartMakesTheRecipesDirectoriesBeforeTheRun) {
+  Workload w{.recipe = "locking-queue", .clients = 3, .rounds = 3, .sequence_start = 2147483640};
+  SeededDecisions d(3);
+  RunResult r = run(w, d, {}, {});
+  EXPECT_TRUE(r.violations.empty()) << describe(r);
+  ASSERT_FALSE(r.trace.empty());
+  EXPECT_EQ(r.trace.front().kind, TraceKind::Annotation);
+  EXPECT_EQ(r.trace.front().detail,
+            "sequence counters start at 2147483640 in /zksim/recipe, /zksim/recipe/items, /zksim/recipe/claims");
+  // Items took the suffixes from there up to where the counter stops.
+  EXPECT_TRUE(std::any_of(r.trace.begin(), r.trace.end(),
+                          [](const TraceEvent& ev) { return ev.path.ends_with("qn-2147483640"); }));
+}
+
 TEST(Runner, CorrectRecipesHoldEveryPropertyUnderEveryFaultClass) {
   for (const char* recipe : kCorrect) {
     for (FaultKind kind : kAllFaults) {

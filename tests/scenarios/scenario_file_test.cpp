@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace zksim::scenarios {
 namespace {
 
@@ -164,6 +166,28 @@ expect pass
   auto defaults = parse_scenario("zksim-scenario 1\nrecipe queue\nclients 1\nexpect pass\n", "d.scn", nullptr);
   ASSERT_TRUE(defaults);
   EXPECT_EQ(defaults->workload.producers, 1);
+}
+
+// Directories there before the run, with their counter near the wrap; a
+// file without the line starts from new directories, as before the line.
+TEST(ScenarioFile, ASequenceStartIsReadWrittenAndRun) {
+  ParseError e;
+  auto s = parse_scenario("zksim-scenario 2\nrecipe lock\nclients 2\nrounds 3\nsequence-start 2147483645\nexpect pass\n",
+                          "w.scn", &e);
+  ASSERT_TRUE(s) << e.text();
+  EXPECT_EQ(s->workload.sequence_start, 2147483645);
+  const std::string written = write_scenario(*s);
+  EXPECT_NE(written.find("\nsequence-start 2147483645\n"), std::string::npos) << written;
+  const ScenarioRun r = run_scenario(*s);
+  EXPECT_TRUE(r.as_expected) << r.verdict;
+  EXPECT_TRUE(std::any_of(r.result.trace.begin(), r.result.trace.end(),
+                          [](const TraceEvent& ev) { return ev.path.ends_with("-2147483647"); }));
+  auto plain = parse_scenario("zksim-scenario 2\nrecipe lock\nexpect pass\n", "p.scn", nullptr);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->workload.sequence_start, 0);
+  EXPECT_EQ(write_scenario(*plain).find("sequence-start"), std::string::npos);
+  EXPECT_EQ(error_of("zksim-scenario 2\nsequence-start 2147483648\n"),
+            "t.scn:2:16: '2147483648' is not a number from -2147483648 to 2147483647");
 }
 
 TEST(ScenarioFile, TimedFaultClassesAndFaultsOnAllClientsAreReadAndWritten) {

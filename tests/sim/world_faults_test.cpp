@@ -222,6 +222,42 @@ TEST(WorldFaults, SequenceCounterCanStartNearWrapAround) {
   EXPECT_EQ(names, (std::vector<std::string>{"/q/n2147483646", "/q/n2147483647", "ZNODEEXISTS"}));
 }
 
+// A long-lived directory, as a deployment has it before the run: on every
+// server, made by no transaction, its counter where it is set.
+TEST(WorldFaults, APresetNodeIsOnEveryServerWithItsSequenceCounter) {
+  ListDecisions d({});
+  WorldConfig cfg = quiet();
+  cfg.servers = 3;
+  World w(cfg, d);
+  ASSERT_EQ(w.preset_node("/app/locks", INT32_MAX - 1), Error::Ok);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(w.server(i).node("/app/locks")) << "server " << i;
+    EXPECT_EQ(w.server(i).node("/app/locks")->stat.czxid, 0);
+    EXPECT_EQ(w.server(i).node("/app")->stat.numChildren, 1);
+    EXPECT_EQ(w.server(i).last_zxid().value, 0);
+  }
+  Client& c = w.open("a", 4000, -1, Flavour::C, {2});
+  std::vector<std::string> names;
+  run(w, c, [](Client& c, std::vector<std::string>& names) -> Task<> {
+    for (int i = 0; i < 3; ++i) {
+      auto r = co_await c.create("/app/locks/n-", "", CreateMode::EphemeralSequential);
+      names.push_back(r ? r->path : std::string(error_name(r.error())));
+    }
+  }(c, names));
+  EXPECT_EQ(names, (std::vector<std::string>{"/app/locks/n-2147483646", "/app/locks/n-2147483647", "ZNODEEXISTS"}));
+}
+
+TEST(WorldFaults, ANodeIsPresetOnlyBeforeAnyClientAndOnlyAtAValidPath) {
+  ListDecisions d({});
+  World w(quiet(), d);
+  EXPECT_EQ(w.preset_node("no-slash", 0), Error::BadArguments);
+  EXPECT_EQ(w.preset_node("/a//b", 0), Error::BadArguments);
+  EXPECT_EQ(w.preset_node("/", 0), Error::BadArguments);
+  w.open("a");
+  EXPECT_EQ(w.preset_node("/a", 0), Error::BadArguments);
+  EXPECT_FALSE(w.server().node("/a"));
+}
+
 TEST(WorldFaults, ReconnectFiresTheWatchItMissed) {
   ListDecisions d({});
   World w(quiet(), d);

@@ -186,7 +186,7 @@ TEST(CliExplore, TheDefaultDrawsEverythingAndSaysSo) {
   const nlohmann::json search = parse_json(r.out)["campaign"]["search"];
   EXPECT_EQ(search["faults"].size(), 15u);
   EXPECT_TRUE(search["draw_faults"].get<bool>());
-  for (const char* fixed : {"rate", "servers", "client", "hold_ms", "varied", "strategy"}) {
+  for (const char* fixed : {"rate", "servers", "client", "hold_ms", "varied", "strategy", "sequence_start"}) {
     EXPECT_FALSE(search.contains(fixed)) << fixed << " is fixed, not drawn";
   }
   // A class drawn into a run or two that never struck there is chance, not news.
@@ -195,7 +195,8 @@ TEST(CliExplore, TheDefaultDrawsEverythingAndSaysSo) {
   EXPECT_TRUE(text.out.starts_with("explore lock (each run draws 0, 1 or 2 of the 15 fault classes, rates 30/100/300"))
       << text.out;
   for (const char* says : {"rates 30/100/300\u2030", "1 or 3 servers", "clients c/curator/kazoo/mixed",
-                           "holds 5/300/600/3000 ms", "plain or varied", "reentrancy and timeouts", "random or pct"}) {
+                           "holds 5/300/600/3000 ms", "plain or varied", "reentrancy and timeouts", "random or pct",
+                           "sequences from 0 or near 2^31"}) {
     EXPECT_NE(text.out.find(says), std::string::npos) << says << ": " << text.out;
   }
 }
@@ -211,7 +212,7 @@ TEST(CliExplore, AnOptionFixesOnlyWhatItNames) {
   const nlohmann::json search = parse_json(r.out)["campaign"]["search"];
   EXPECT_EQ(search["faults"], nlohmann::json({"drop-after-apply"}));
   EXPECT_FALSE(search["draw_faults"].get<bool>());
-  for (const char* drawn : {"rate", "servers", "client", "hold_ms", "varied", "strategy"}) {
+  for (const char* drawn : {"rate", "servers", "client", "hold_ms", "varied", "strategy", "sequence_start"}) {
     EXPECT_FALSE(search.contains(drawn)) << drawn << " was fixed by an option that does not name it";
   }
   Ran hold = zksim({"explore", "--recipe", "lock", "--hold-ms", "600", "--client", "kazoo", "--runs", "3", "--json",
@@ -223,6 +224,28 @@ TEST(CliExplore, AnOptionFixesOnlyWhatItNames) {
   EXPECT_FALSE(fixed.contains("servers"));
   Ran text = zksim({"explore", "--recipe", "lock", "--hold-ms", "600", "--client", "kazoo", "--runs", "3", "--out", d.path()});
   EXPECT_NE(text.out.find("; fixed: clients kazoo, hold 600 ms; 4 clients x 4 rounds)"), std::string::npos) << text.out;
+}
+
+// A lock whose node names have no unique part cannot pass the wrap: at
+// 2^31-1 ZooKeeper 3.8 gives every create the same name (NodeExists). With
+// no fault at all, only runs whose directory starts there find it; the
+// file says so and replays.
+TEST(CliExplore, SomeRunsStartTheirSequencesNearTheWrap) {
+  TempDir d;
+  const std::vector<std::string> a{"explore", "--recipe", "flawed/no-guid-lock", "--faults", "none", "--runs", "60",
+                                   "--shrink-runs", "20", "--out", d.path()};
+  Ran r = zksim(a);
+  ASSERT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("VIOLATION progress"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; sequences from 21474836"), std::string::npos) << r.out;
+  const auto at = r.out.find("scenario: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string file = r.out.substr(at + 10, r.out.find('\n', at) - at - 10);
+  EXPECT_NE(read_file(file).find("\nsequence-start 21474836"), std::string::npos) << read_file(file);
+  EXPECT_EQ(zksim({"replay", file}).status, 0);
+  Ran fresh = zksim(with(a, {"--sequence-start", "0"}));
+  EXPECT_EQ(fresh.status, 0) << fresh.out;
+  EXPECT_NE(fresh.out.find("fixed: faults none, sequences from 0"), std::string::npos) << fresh.out;
 }
 
 // A finding says what its run drew, and its file writes that down as

@@ -92,6 +92,25 @@ TEST(CliMatrix, VariedFixesVariedWorkloadsAndSaysSo) {
   EXPECT_EQ(replay.status, 0) << replay.out;
 }
 
+// --sequence-start: every run starts its recipe's directories there
+// (without it, a quarter of the runs start near 2^31).
+TEST(CliMatrix, SequenceStartFixesWhereTheCountersStartAndSaysSo) {
+  TempDir d;
+  const std::vector<std::string> a{"matrix", "--budget", "60", "--recipes", "flawed/no-guid-lock", "--faults", "none",
+                                   "--shrink-runs", "0", "--out", d.path()};
+  Ran drawn = zksim(a);
+  EXPECT_NE(drawn.out.find("sequences from 0 or near 2^31"), std::string::npos) << drawn.out;
+  EXPECT_NE(drawn.out.find("violates progress under no faults"), std::string::npos) << drawn.out;
+  std::vector<std::string> fresh = a;
+  fresh.insert(fresh.end(), {"--sequence-start", "0"});
+  Ran r = zksim(fresh);
+  EXPECT_NE(r.out.find("fixed: sequences from 0"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("violates progress"), std::string::npos) << r.out;
+  Ran fixed = zksim({"matrix", "--fixed", "--sequence-start", "5"});
+  EXPECT_EQ(fixed.status, 2);
+  EXPECT_EQ(lines(fixed.err), 1) << fixed.err;
+}
+
 TEST(CliMatrix, ReportsWakeUpsWithoutProgressPerRecipe) {
   TempDir d;
   // The herd lock wakes waiters for nothing without any fault.

@@ -27,6 +27,7 @@ json campaign_json(const Campaign& c) {
            {"timeout_ms", w.timeout_ms},
            {"session_timeout_ms", w.session_timeout_ms},
            {"varied", w.varied},
+           {"sequence_start", w.sequence_start},
            {"swarm", w.swarm},
            {"client", scenarios::ClientChoice{w.flavours, w.draw_flavours}.text()},
            {"faults", c.faults},
@@ -53,6 +54,7 @@ json campaign_json(const Campaign& c) {
     if (s.hold_ms) search["hold_ms"] = *s.hold_ms;
     if (s.varied) search["varied"] = *s.varied;
     if (s.strategy) search["strategy"] = scenarios::strategy_name(*s.strategy);
+    if (s.sequence_start) search["sequence_start"] = *s.sequence_start;
     out["search"] = search;
   }
   return out;
@@ -266,6 +268,7 @@ void check_campaign_json(const json& c, const std::string& where) {
   whole(c, "think_ms", 0, 86'400'000, where);
   whole(c, "timeout_ms", -1, 86'400'000, where);
   whole(c, "session_timeout_ms", 1, 86'400'000, where);
+  if (c.contains("sequence_start")) whole(c, "sequence_start", INT32_MIN, INT32_MAX, where);
   const json nemesis = field<json>(c, "nemesis_per_mille", where);
   if (!nemesis.is_object()) throw UsageError(fmt::format("{}: 'nemesis_per_mille' is not an object", where));
   const std::vector<std::string> kinds = fault_class_names();
@@ -305,6 +308,7 @@ void check_campaign_json(const json& c, const std::string& where) {
     if (search.contains("servers")) whole(search, "servers", 1, 9, where);
     if (search.contains("hold_ms")) whole(search, "hold_ms", 0, 86'400'000, where);
     if (search.contains("varied")) field<bool>(search, "varied", where);
+    if (search.contains("sequence_start")) whole(search, "sequence_start", INT32_MIN, INT32_MAX, where);
     if (search.contains("client")) {
       parse_clients(fmt::format("{}: the search's 'client'", where), field<std::string>(search, "client", where));
     }

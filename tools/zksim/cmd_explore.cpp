@@ -51,6 +51,7 @@ CommandSpec explore_spec() {
            {"--varied", "", "fix varied workloads on: each client's operation sequence is drawn per run (try-locks and timeouts from 0, nesting, read then write, downgrades, a second handle on its session)"},
            {"--swarm", "", "with --faults: each run draws which of those classes stay on (as every run does from every class without --faults)"},
            {"--fixed", "", "draw nothing per run: what the options give, and for what they leave out no faults, c clients, a 5 ms hold, plain workloads, random schedules"},
+           {"--sequence-start", "N", "fix where the sequence counters of the recipe's directories start: 0, new directories the recipe makes itself; else directories there before the run with this counter (drawn per run: 0, or in a quarter of the runs 2147483640, 2147483645 or 2147483647, where the counter stops)"},
            {"--strategy", "NAME", "fix how runs choose their decisions: random, fixed-latency, pct, dfs (drawn per run: random or pct; dfs draws nothing per run)"},
            {"--depth", "D", fmt::format("dfs: decisions explored per run (default {}, at most {}); pct: the bug depth d, d - 1 priority changes a run (default {}, at most {})",
                                         kDefaultDepth, kMaxDfsDepth, scenarios::kDefaultPctDepth, kMaxPctDepth)},
@@ -68,8 +69,9 @@ CommandSpec explore_spec() {
           "recipe: 0, 1 or 2 of the fault classes and their rate (30, 100 or 300 per\n"
           "1000), one server or an ensemble of three (three with a class of the ensemble), the\n"
           "client libraries (c, curator, kazoo or the three in turn), the hold (5, 300, 600 or\n"
-          "3000 ms), plain or varied operation sequences, reentrancy and timeouts, and a random\n"
-          "or pct schedule. An option fixes what it names and leaves the rest drawn; --fixed\n"
+          "3000 ms), plain or varied operation sequences, reentrancy and timeouts, a random\n"
+          "or pct schedule, and whether the recipe's directories start new or with their\n"
+          "sequence counters near 2^31 (a quarter of the runs). An option fixes what it names and leaves the rest drawn; --fixed\n"
           "draws nothing. The header says what is drawn and what is fixed; a finding says what\n"
           "its run drew, and its scenario file writes that down, so it replays without the draw.\n"
           "The report counts how often each fault class struck and the calls that completed,\n"
@@ -133,6 +135,9 @@ Campaign campaign_from(const Args& a) {
   }
   if (a.has("--hold-ms")) space.hold_ms = a.integer("--hold-ms", 5, 0, 3'600'000);
   if (a.flag("--varied")) space.varied = true;
+  if (a.has("--sequence-start")) {
+    space.sequence_start = static_cast<std::int32_t>(a.integer("--sequence-start", 0, INT32_MIN, INT32_MAX));
+  }
   if (strategy) space.strategy = *strategy;
   if (space.servers && *space.servers < 2) {
     for (int k : space.faults) {
@@ -150,6 +155,7 @@ Campaign campaign_from(const Args& a) {
     c.workload.flavours = space.flavours.value_or(std::vector<Flavour>{Flavour::C});
     c.workload.hold_ms = space.hold_ms.value_or(5);
     c.workload.varied = space.varied.value_or(false);
+    c.workload.sequence_start = space.sequence_start.value_or(0);
     c.strategy = strategy.value_or(scenarios::Strategy::Random);
     c.config = scenarios::strategy_config(c.strategy, c.config);
     c.faults = fault_label(c.config);

@@ -28,6 +28,7 @@ CommandSpec matrix_spec() {
            {"--rounds", "N", "rounds per client (default 4)"},
            {"--varied", "", "fix varied workloads on (drawn per run by default; see 'zksim explore --help')"},
            {"--servers", "N", "fix the servers of every run (drawn per run by default: 3 with a class of the ensemble, else 1 or 3; see docs/ensemble.md)"},
+           {"--sequence-start", "N", "fix where the sequence counters of the recipe's directories start (drawn per run by default: 0, or near 2^31; see 'zksim explore --help')"},
            {"--fixed", "", "draw nothing per run: C clients, one server (three for a class of the ensemble), 5 ms holds (600 under pauses), plain workloads, random schedules"},
            {"--jobs", "N", "child processes making runs (default 1); the same matrix for any N"},
            {"--out", "DIR", "where the scenario files of violations go (default: failures)"},
@@ -100,12 +101,18 @@ MatrixOptions options_from(const Args& a, LeaseTableOptions& lease_options) {
   const scenarios::ClientChoice clients = parse_clients("zksim matrix --client", a.text("--client", "any"));
   const std::optional<int> servers =
       a.has("--servers") ? std::optional<int>(static_cast<int>(a.integer("--servers", 1, 1, 9))) : std::nullopt;
+  std::optional<std::int32_t> sequence_start;
+  if (a.has("--sequence-start")) {
+    sequence_start = static_cast<std::int32_t>(a.integer("--sequence-start", 0, INT32_MIN, INT32_MAX));
+  }
   if (o.search) {
     if (!clients.drawn) o.search->flavours = clients.flavours;
     if (a.flag("--varied")) o.search->varied = true;
     o.search->servers = servers;
-  } else if (!clients.drawn || a.flag("--varied") || servers) {
-    throw UsageError("zksim matrix --fixed: --client, --varied and --servers narrow what runs draw; with --fixed runs draw nothing");
+    o.search->sequence_start = sequence_start;
+  } else if (!clients.drawn || a.flag("--varied") || servers || sequence_start) {
+    throw UsageError("zksim matrix --fixed: --client, --varied, --servers and --sequence-start narrow what runs draw; "
+                     "with --fixed runs draw nothing");
   }
   lease_options.runs = o.runs;
   lease_options.seed = o.seed;

@@ -152,6 +152,11 @@ class Server {
   // cversion), and so the next sequential suffix under it (e.g. near 2^31
   // to test wrap-around). NoNode if absent.
   Error force_cversion(const std::string& path, std::int32_t cversion);
+  // Makes the persistent node `path` (and its missing parents) with no
+  // transaction, every Stat field 0 as in a snapshot's tree, its sequence
+  // counter at `cversion`: a directory that was there before the run.
+  // BadArguments for an invalid path or "/".
+  Error preset_node(const std::string& path, std::int32_t cversion);
 
  private:
   struct Impl;

@@ -152,6 +152,11 @@ class World {
   void set_nemesis(const NemesisRates& rates);
   // The next sequential suffix under `path` (e.g. near 2^31).
   Error set_sequence_counter(const std::string& path, std::int32_t value);
+  // A persistent node that was there before the run (a deployment's
+  // long-lived directory), on every server, made by no transaction, its
+  // sequence counter at `value` (Server::preset_node). BadArguments once a
+  // client has opened, or for an invalid path.
+  Error preset_node(const std::string& path, std::int32_t value);
 
   struct Impl;
 

@@ -2,7 +2,8 @@
 // from its own seed, everything that applies to its recipe: which fault
 // classes strike and how often, one server or an ensemble of three, the
 // client libraries, the hold time, varied operation sequences, reentrancy
-// and timeouts, and whether its schedule is random or pct. A dimension
+// and timeouts, whether its schedule is random or pct, and where the
+// sequence counters of the recipe's directories start. A dimension
 // given a value (an option) is that value in every run instead.
 //
 //   Campaign c = default_campaign("flawed/forgetful-lock");   // everything drawn
@@ -39,6 +40,7 @@ struct SearchSpace {
   std::optional<TimeMs> hold_ms;
   std::optional<bool> varied;                   // drawn only where the recipe's traits allow
   std::optional<Strategy> strategy;             // drawn: random or pct
+  std::optional<std::int32_t> sequence_start;   // drawn: 0, or in a quarter of the runs near the wrap
   // Reentrant acquires (reentrant recipes) and acquire timeouts, drawn as
   // swarm testing draws them; false: the workload's own.
   bool draw_features = true;

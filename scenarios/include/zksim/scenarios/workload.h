@@ -76,7 +76,17 @@ struct Workload {
   // (decision 0: `flavours` as given), Curator or kazoo, or the three in
   // turn (kDrawnFlavours); a swarm run draws them anyway.
   bool draw_flavours = false;
+  // The sequence counter of the recipe's directories (its own and
+  // RecipeTraits::node_dirs) as the run starts. 0: the recipe makes them
+  // itself; otherwise they were there before the run with this counter
+  // (World::preset_node), and near 2^31 (kWrapStarts) the wrap falls
+  // within the run.
+  std::int32_t sequence_start = 0;
 };
+
+// The sequence starts near the wrap that a search draws: the counter then
+// reaches 2^31-1 after a few creates (ZooKeeper 3.8 repeats it there).
+inline constexpr std::int32_t kWrapStarts[] = {2147483647 - 7, 2147483647 - 2, 2147483647};
 
 // The timeouts a varied round draws from (after decision 0, the workload's
 // own): 0 is a try-lock, the others give up mid-wait or not at all.
