@@ -158,6 +158,7 @@ std::vector<Recipe> builtin_recipes() {
                                return std::make_unique<QueueOf<recipes::Queue>>(c);
                              }});
   queue.traits.item_marker = recipes::Queue::kMarker;
+  queue.traits.at_most_once = true;  // a take deletes the item before its caller has it
 
   Recipe& locking = add(Recipe{.name = "locking-queue",
                                .summary = "FIFO queue, each item held until acked, delivered at least once (queue.h)",

@@ -81,6 +81,7 @@ RunRecord make_run(const Campaign& c, const Ask& a, std::vector<std::uint32_t>* 
   out.wakeups = r.wakeups;
   out.wakeups_without_progress = r.wakeups_without_progress;
   out.granted_while_suspended = r.granted_while_suspended;
+  out.lost_in_transit = r.lost_in_transit;
   out.decisions = static_cast<std::int64_t>(recording.recorded().size());
   out.completed_ops = r.completed_ops;
   out.struck = r.struck;
@@ -102,6 +103,8 @@ void fold(const Campaign& c, std::int64_t index, const RunRecord& r, std::vector
   out.wakeups_without_progress += r.wakeups_without_progress;
   out.granted_while_suspended += r.granted_while_suspended;
   out.runs_granted_while_suspended += r.granted_while_suspended > 0;
+  out.lost_in_transit += r.lost_in_transit;
+  out.runs_lost_in_transit += r.lost_in_transit > 0;
   out.completed_ops += r.completed_ops;
   for (int k = 0; k < kFaultClasses; ++k) {
     out.struck[static_cast<std::size_t>(k)] += r.struck[static_cast<std::size_t>(k)];
@@ -337,6 +340,8 @@ void merge_into(CampaignResult& a, const CampaignResult& b) {
   a.wakeups_without_progress += b.wakeups_without_progress;
   a.granted_while_suspended += b.granted_while_suspended;
   a.runs_granted_while_suspended += b.runs_granted_while_suspended;
+  a.lost_in_transit += b.lost_in_transit;
+  a.runs_lost_in_transit += b.runs_lost_in_transit;
   a.recycled += b.recycled;
   a.completed_ops += b.completed_ops;
   for (int k = 0; k < kFaultClasses; ++k) {

@@ -665,7 +665,9 @@ std::vector<Violation> check_shared_herd(const std::vector<SharedWakeups>& chang
   return {};
 }
 
-std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left, bool at_least_once) {
+std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left, QueueDelivery delivery,
+                                   int* lost_in_transit) {
+  const bool at_least_once = delivery == QueueDelivery::AtLeastOnce;
   std::vector<Violation> out;
   std::map<int, std::vector<TimeMs>> expiries;           // client -> its "expired" notes
   for (const Note& n : h.notes()) {
@@ -742,15 +744,25 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
   }
 
   std::vector<const Op*> lost;
+  std::size_t named_in_transit = 0;  // removed by a take in info that names it
   for (const auto& [value, put] : puts) {
-    if (put->outcome != Outcome::Ok) continue;
-    if (takes.count(value) || queued.count(value) || maybe_taken.count(value)) continue;
+    if (put->outcome != Outcome::Ok || takes.count(value) || queued.count(value)) continue;
+    if (maybe_taken.count(value) && delivery == QueueDelivery::AtMostOnce) {
+      ++named_in_transit;
+      continue;
+    }
     lost.push_back(put);
   }
-  const std::size_t excused = at_least_once ? 0 : unresolved.size();
+  const std::size_t excused = delivery == QueueDelivery::AtMostOnce ? unresolved.size() : 0;
+  if (lost_in_transit) {
+    *lost_in_transit = static_cast<int>(named_in_transit + (lost.size() <= excused ? lost.size() : 0));
+  }
   if (lost.size() > excused) {
     for (const Op* put : lost) {
-      std::string why = excused ? fmt::format(" ({} missing, {} takes could have removed one unseen)", lost.size(), excused) : "";
+      std::string why = excused ? fmt::format(" ({} missing, {} takes could have removed one unseen)", lost.size(), excused)
+                        : delivery == QueueDelivery::ExactlyOnce && (maybe_taken.count(put->value) || !unresolved.empty())
+                            ? " (a take without an answer may have removed it; the recipe does not state at-most-once delivery)"
+                            : "";
       out.push_back(Violation{name(Property::QueueNoLoss),
                               fmt::format("{} was put (ok) but never taken and is not queued{}", put->value, why),
                               {put->client}, put->completed});

@@ -45,6 +45,11 @@ struct QueueState final : FamilyState {
 
 bool at_least_once(const Recipe& recipe) { return recipe.family == RecipeFamily::LockingQueue; }
 
+QueueDelivery delivery_of(const Recipe& recipe) {
+  if (at_least_once(recipe)) return QueueDelivery::AtLeastOnce;
+  return recipe.traits.at_most_once ? QueueDelivery::AtMostOnce : QueueDelivery::ExactlyOnce;
+}
+
 TimeMs wait_ms(const Workload& w) {
   return w.timeout_ms >= 0 ? w.timeout_ms : 2 * static_cast<TimeMs>(w.session_timeout_ms);
 }
@@ -230,7 +235,7 @@ void check(World& world, const Workload& w, const Recipe& recipe, Shared& s, Run
   // history (and its pictures) stays as the clients recorded it.
   History with_expiries = s.history;
   note_expiries(world.trace(), s.sharers, with_expiries);
-  append(v, check_queue(with_expiries, left, at_least_once(recipe)));
+  append(v, check_queue(with_expiries, left, delivery_of(recipe), &out.lost_in_transit));
   append(v, check_no_pending(s.history, {"put", "take", "ack", "release"}));
   // A session timeout: hundreds of round trips in a run without faults.
   if (at_least_once(recipe)) append(v, check_exclusive_claims(s.history, expiry_times(world.trace(), s.sharers, /*declared_too=*/false)));

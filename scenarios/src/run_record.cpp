@@ -64,6 +64,7 @@ std::string encode(const RunRecord& r) {
   w.pod(r.wakeups);
   w.pod(r.wakeups_without_progress);
   w.pod(r.granted_while_suspended);
+  w.pod(r.lost_in_transit);
   w.pod(r.decisions);
   w.pod(r.completed_ops);
   w.pod(r.struck);
@@ -94,6 +95,7 @@ RunRecord decode(std::string_view bytes) {
   r.wakeups = in.pod<int>();
   r.wakeups_without_progress = in.pod<int>();
   r.granted_while_suspended = in.pod<int>();
+  r.lost_in_transit = in.pod<int>();
   r.decisions = in.pod<std::int64_t>();
   r.completed_ops = in.pod<int>();
   r.struck = in.pod<std::array<int, kFaultClasses>>();

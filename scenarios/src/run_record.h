@@ -22,6 +22,7 @@ struct RunRecord {
   int wakeups = 0;
   int wakeups_without_progress = 0;
   int granted_while_suspended = 0;
+  int lost_in_transit = 0;
   std::int64_t decisions = 0;          // decisions the run made
   int completed_ops = 0;
   std::array<int, kFaultClasses> struck{};

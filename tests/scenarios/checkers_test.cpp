@@ -558,7 +558,7 @@ TEST(QueueChecker, DeliveredOnceInOrderPasses) {
   op(h, 0, "put", 6, 10, Outcome::Ok, "b");
   op(h, 1, "take", 11, 15, Outcome::Ok, "a");
   op(h, 1, "take", 16, 20, Outcome::Ok, "b");
-  EXPECT_TRUE(check_queue(h, {}, false).empty());
+  EXPECT_TRUE(check_queue(h, {}, QueueDelivery::AtMostOnce).empty());
 }
 
 TEST(QueueChecker, DuplicatesLossAndReorderFail) {
@@ -566,19 +566,19 @@ TEST(QueueChecker, DuplicatesLossAndReorderFail) {
   op(dup, 0, "put", 0, 5, Outcome::Ok, "a");
   op(dup, 1, "take", 6, 8, Outcome::Ok, "a");
   op(dup, 2, "take", 6, 9, Outcome::Ok, "a");
-  EXPECT_EQ(check_queue(dup, {}, false).front().property, "queue-no-duplicates");
-  EXPECT_TRUE(check_queue(dup, {}, true).empty());  // at-least-once allows it
+  EXPECT_EQ(check_queue(dup, {}, QueueDelivery::AtMostOnce).front().property, "queue-no-duplicates");
+  EXPECT_TRUE(check_queue(dup, {}, QueueDelivery::AtLeastOnce).empty());  // at-least-once allows it
 
   History lost;
   op(lost, 0, "put", 0, 5, Outcome::Ok, "a");
-  EXPECT_EQ(check_queue(lost, {}, false).front().property, "queue-no-loss");
-  EXPECT_TRUE(check_queue(lost, {"a"}, false).empty());  // still queued
+  EXPECT_EQ(check_queue(lost, {}, QueueDelivery::AtMostOnce).front().property, "queue-no-loss");
+  EXPECT_TRUE(check_queue(lost, {"a"}, QueueDelivery::AtMostOnce).empty());  // still queued
 
   History reordered;
   op(reordered, 0, "put", 0, 5, Outcome::Ok, "a");
   op(reordered, 0, "put", 6, 10, Outcome::Ok, "b");
   op(reordered, 1, "take", 11, 15, Outcome::Ok, "b");
-  auto v = check_queue(reordered, {"a"}, false);
+  auto v = check_queue(reordered, {"a"}, QueueDelivery::AtMostOnce);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].property, "queue-fifo");
 }
@@ -587,33 +587,62 @@ TEST(QueueChecker, AnItemWhoseTakeEndedInInfoMayBeGone) {
   History h;
   op(h, 0, "put", 0, 5, Outcome::Ok, "a");
   op(h, 1, "take", 6, 8, Outcome::Info, "a");
-  EXPECT_TRUE(check_queue(h, {}, false).empty());
+  EXPECT_TRUE(check_queue(h, {}, QueueDelivery::AtMostOnce).empty());
+}
+
+// A take without an answer may have removed an item for good: at most
+// once that is the recipe's stated delivery, counted and not judged;
+// exactly once (what a queue states by default) it is a loss.
+TEST(QueueChecker, AnItemATakeRemovedUnseenIsLostUnlessTheRecipeIsAtMostOnce) {
+  History named;
+  op(named, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(named, 1, "take", 6, 8, Outcome::Info, "a");
+  History unnamed;
+  op(unnamed, 0, "put", 0, 5, Outcome::Ok, "b");
+  unnamed.invoke(1, "take", 6);  // never ends: its client crashed
+  for (const History* h : {&named, &unnamed}) {
+    int lost = -1;
+    EXPECT_TRUE(check_queue(*h, {}, QueueDelivery::AtMostOnce, &lost).empty());
+    EXPECT_EQ(lost, 1);
+    auto v = check_queue(*h, {}, QueueDelivery::ExactlyOnce, &lost);
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].property, "queue-no-loss");
+    EXPECT_NE(v[0].message.find("does not state at-most-once delivery"), std::string::npos) << v[0].message;
+    EXPECT_EQ(lost, 0);
+  }
+  // Taken after all, or still queued: nothing lost in transit.
+  int lost = -1;
+  op(named, 2, "take", 9, 12, Outcome::Ok, "a");
+  EXPECT_TRUE(check_queue(named, {}, QueueDelivery::AtMostOnce, &lost).empty());
+  EXPECT_EQ(lost, 0);
+  EXPECT_TRUE(check_queue(unnamed, {"b"}, QueueDelivery::ExactlyOnce, &lost).empty());
+  EXPECT_EQ(lost, 0);
 }
 
 TEST(QueueChecker, AnItemPutByAClientThatCrashedMidPutIsNoPhantom) {
   History h;
   h.invoke(0, "put", 0, "a");  // never ends: its client crashed
   op(h, 1, "take", 6, 8, Outcome::Ok, "a");
-  EXPECT_TRUE(check_queue(h, {}, false).empty());
+  EXPECT_TRUE(check_queue(h, {}, QueueDelivery::AtMostOnce).empty());
   History failed;
   op(failed, 0, "put", 0, 5, Outcome::Fail, "a");  // did not happen
   op(failed, 1, "take", 6, 8, Outcome::Ok, "a");
-  auto v = check_queue(failed, {}, false);
+  auto v = check_queue(failed, {}, QueueDelivery::AtMostOnce);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].property, "queue-no-phantoms");
-  EXPECT_EQ(check_queue(failed, {"a"}, true).front().property, "queue-no-phantoms");  // queued, never put
+  EXPECT_EQ(check_queue(failed, {"a"}, QueueDelivery::AtLeastOnce).front().property, "queue-no-phantoms");  // queued, never put
 }
 
 TEST(QueueChecker, TakenAndStillQueuedOrQueuedTwiceAreDuplicatesAtMostOnce) {
   History h;
   op(h, 0, "put", 0, 5, Outcome::Ok, "a");
   op(h, 1, "take", 6, 8, Outcome::Ok, "a");
-  EXPECT_EQ(check_queue(h, {"a"}, false).front().property, "queue-no-duplicates");
-  EXPECT_TRUE(check_queue(h, {"a"}, true).empty());  // at least once: on its way back
+  EXPECT_EQ(check_queue(h, {"a"}, QueueDelivery::AtMostOnce).front().property, "queue-no-duplicates");
+  EXPECT_TRUE(check_queue(h, {"a"}, QueueDelivery::AtLeastOnce).empty());  // at least once: on its way back
   History twice;
   op(twice, 0, "put", 0, 5, Outcome::Info, "b");
-  EXPECT_EQ(check_queue(twice, {"b", "b"}, false).front().property, "queue-no-duplicates");
-  EXPECT_TRUE(check_queue(twice, {"b"}, false).empty());
+  EXPECT_EQ(check_queue(twice, {"b", "b"}, QueueDelivery::AtMostOnce).front().property, "queue-no-duplicates");
+  EXPECT_TRUE(check_queue(twice, {"b"}, QueueDelivery::AtMostOnce).empty());
 }
 
 TEST(QueueChecker, AtMostOnceATakeThatNeverEndedMayHaveRemovedOneItem) {
@@ -622,7 +651,7 @@ TEST(QueueChecker, AtMostOnceATakeThatNeverEndedMayHaveRemovedOneItem) {
   op(h, 0, "put", 6, 10, Outcome::Ok, "b");
   h.invoke(1, "take", 11);  // its client crashed: it may have removed a
   op(h, 2, "take", 12, 15, Outcome::Ok, "b");
-  EXPECT_TRUE(check_queue(h, {}, false).empty());  // a: lost with the take, and not skipped
+  EXPECT_TRUE(check_queue(h, {}, QueueDelivery::AtMostOnce).empty());  // a: lost with the take, and not skipped
   // One unresolved take covers one item, not two.
   History two;
   op(two, 0, "put", 0, 5, Outcome::Ok, "a");
@@ -630,7 +659,7 @@ TEST(QueueChecker, AtMostOnceATakeThatNeverEndedMayHaveRemovedOneItem) {
   op(two, 0, "put", 9, 10, Outcome::Ok, "b");
   two.invoke(1, "take", 11);
   op(two, 2, "take", 12, 15, Outcome::Ok, "b");
-  auto v = check_queue(two, {}, false);
+  auto v = check_queue(two, {}, QueueDelivery::AtMostOnce);
   ASSERT_EQ(v.size(), 3u);  // a and c missing, and b taken while one of them was queued
   EXPECT_EQ(v[0].property, "queue-no-loss");
   EXPECT_EQ(v[2].property, "queue-fifo");
@@ -638,7 +667,7 @@ TEST(QueueChecker, AtMostOnceATakeThatNeverEndedMayHaveRemovedOneItem) {
   History info;
   op(info, 0, "put", 0, 5, Outcome::Ok, "a");
   op(info, 1, "take", 6, 8, Outcome::Info);
-  EXPECT_TRUE(check_queue(info, {}, false).empty());
+  EXPECT_TRUE(check_queue(info, {}, QueueDelivery::AtMostOnce).empty());
 }
 
 // Found by a varied campaign with Curator clients: c1's take claimed a, c1
@@ -656,15 +685,15 @@ TEST(QueueChecker, AtLeastOnceAnOkTakeWhoseSessionExpiredMayHaveHeldAnotherItemU
   op(h, 2, "take", 2900, 2950, Outcome::Ok, "a");
   History expired = h;
   expired.note(1, 2000, "expired");
-  EXPECT_TRUE(check_queue(expired, {}, true).empty());
-  auto v = check_queue(h, {}, true);
+  EXPECT_TRUE(check_queue(expired, {}, QueueDelivery::AtLeastOnce).empty());
+  auto v = check_queue(h, {}, QueueDelivery::AtLeastOnce);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].property, "queue-fifo");
   // It held one item at most, and only until the expiry: b taken after it
   // is out of order again.
   History later = h;
   later.note(1, 8, "expired");
-  EXPECT_EQ(check_queue(later, {}, true).size(), 1u);
+  EXPECT_EQ(check_queue(later, {}, QueueDelivery::AtLeastOnce).size(), 1u);
 }
 
 // Found by the matrix with c, curator and kazoo clients under blip-all: c1
@@ -682,12 +711,12 @@ TEST(QueueChecker, AtLeastOnceATakeThatFailedWithSessionExpiredMayHoldAnItemUnti
   op(h, 1, "take", 3201, 3209, Outcome::Ok, "a");
   History late = h;
   late.note(1, 3200, "expired");
-  EXPECT_TRUE(check_queue(late, {}, true).empty());
+  EXPECT_TRUE(check_queue(late, {}, QueueDelivery::AtLeastOnce).empty());
   // Expired on the server before the take failed (a C client hears of it
   // no sooner): the claim was gone by 2067, and b was taken out of order.
   History early = h;
   early.note(1, 2000, "expired");
-  auto v = check_queue(early, {}, true);
+  auto v = check_queue(early, {}, QueueDelivery::AtLeastOnce);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].property, "queue-fifo");
   // A take that failed otherwise deleted its claim before it ended.
@@ -698,14 +727,14 @@ TEST(QueueChecker, AtLeastOnceATakeThatFailedWithSessionExpiredMayHoldAnItemUnti
   timed_out.note(1, 3200, "expired");
   op(timed_out, 2, "take", 2834, 2846, Outcome::Ok, "b");
   op(timed_out, 1, "take", 3201, 3209, Outcome::Ok, "a");
-  EXPECT_EQ(check_queue(timed_out, {}, true).size(), 1u);
+  EXPECT_EQ(check_queue(timed_out, {}, QueueDelivery::AtLeastOnce).size(), 1u);
 }
 
 TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverlaps) {
   History lost;
   op(lost, 0, "put", 0, 5, Outcome::Ok, "a");
   op(lost, 1, "take", 6, 8, Outcome::Info);
-  EXPECT_EQ(check_queue(lost, {}, true).front().property, "queue-no-loss");
+  EXPECT_EQ(check_queue(lost, {}, QueueDelivery::AtLeastOnce).front().property, "queue-no-loss");
 
   // c1's take claimed a and failed; while it ran, c2 rightly took b.
   History held;
@@ -713,7 +742,7 @@ TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverla
   op(held, 0, "put", 6, 10, Outcome::Ok, "b");
   op(held, 1, "take", 11, 30, Outcome::Fail);
   op(held, 2, "take", 12, 15, Outcome::Ok, "b");
-  EXPECT_TRUE(check_queue(held, {"a"}, true).empty());
+  EXPECT_TRUE(check_queue(held, {"a"}, QueueDelivery::AtLeastOnce).empty());
   // c2's take began while c1's claim stood and ended after it was gone:
   // it may have read the claims while a was held (found by a swarm
   // campaign: c1's session expired after c2 had passed a by).
@@ -722,7 +751,7 @@ TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverla
   op(overlapping, 0, "put", 6, 10, Outcome::Ok, "b");
   op(overlapping, 1, "take", 11, 94, Outcome::Fail);
   op(overlapping, 2, "take", 0, 136, Outcome::Ok, "b");
-  EXPECT_TRUE(check_queue(overlapping, {"a"}, true).empty());
+  EXPECT_TRUE(check_queue(overlapping, {"a"}, QueueDelivery::AtLeastOnce).empty());
   // c2's take began after c1's had ended: a was free all along it, and
   // taking b is out of order.
   History freed;
@@ -730,7 +759,7 @@ TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverla
   op(freed, 0, "put", 6, 10, Outcome::Ok, "b");
   op(freed, 1, "take", 11, 13, Outcome::Fail);
   op(freed, 2, "take", 14, 15, Outcome::Ok, "b");
-  auto v = check_queue(freed, {"a"}, true);
+  auto v = check_queue(freed, {"a"}, QueueDelivery::AtLeastOnce);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].property, "queue-fifo");
   // A redelivered item was taken first in order; its second delivery is no reorder.
@@ -740,7 +769,7 @@ TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverla
   op(again, 1, "take", 11, 12, Outcome::Ok, "a");  // then c1 died before its ack
   op(again, 2, "take", 13, 15, Outcome::Ok, "b");
   op(again, 2, "take", 16, 20, Outcome::Ok, "a");
-  EXPECT_TRUE(check_queue(again, {}, true).empty());
+  EXPECT_TRUE(check_queue(again, {}, QueueDelivery::AtLeastOnce).empty());
 }
 
 TEST(ClaimExclusionChecker, AnItemIsHeldByOneConsumerAtATime) {

@@ -53,6 +53,38 @@ TEST(Registry, ARegisteredRecipeRunsAndIsJudgedByItsFamilysProperties) {
   }
 }
 
+// zksim's queue takes by deleting: it states at-most-once delivery, and
+// items its lost take replies removed are counted, not judged. The same
+// queue registered without saying so is held to exactly once, and those
+// items are losses.
+TEST(Registry, AQueueIsHeldToExactlyOnceUnlessItStatesAtMostOnce) {
+  Recipe silent = *find_recipe("queue");
+  silent.name = "user/queue-silent";
+  silent.origin = "registry_test";
+  silent.traits.at_most_once = false;
+  ASSERT_EQ(register_recipe(std::move(silent)), "");
+  WorldConfig c;
+  c.nemesis.per_mille[static_cast<std::size_t>(FaultKind::DropAfterApply)] = 100;
+  int lost = 0, judged = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    for (const char* name : {"queue", "user/queue-silent"}) {
+      SeededDecisions d(seed);
+      RunResult r = run(Workload{.recipe = name, .clients = 4, .rounds = 4, .producers = 2}, d, {}, c);
+      const bool no_loss = std::none_of(r.violations.begin(), r.violations.end(),
+                                        [](const Violation& v) { return v.property == "queue-no-loss"; });
+      if (std::string(name) == "queue") {
+        EXPECT_TRUE(r.violations.empty()) << seed << ": " << r.violations.front().message;
+        lost += r.lost_in_transit;
+      } else {
+        judged += !no_loss;
+        EXPECT_EQ(r.lost_in_transit, 0);
+      }
+    }
+  }
+  EXPECT_GT(lost, 0);
+  EXPECT_GT(judged, 0);
+}
+
 TEST(Registry, AFlawedUserRecipeIsCaughtAndListedWithItsFlaw) {
   Recipe r;
   r.name = "user/forgetful";

@@ -572,6 +572,36 @@ TEST(CliExplore, DfsRefusesWhatItCannotSearchWithOneLine) {
   }
 }
 
+// zksim's queue states at-most-once delivery: what its lost take replies
+// removed is counted in the report, in --json and through merge, and
+// fails nothing.
+TEST(CliExplore, ItemsAnAtMostOnceQueueLostInTransitAreCountedNotJudged) {
+  TempDir d;
+  auto shard = [&](const std::string& s) {
+    return zksim({"explore", "--recipe", "queue", "--faults", "drop-after-apply", "--rate", "100", "--runs", "60",
+                  "--shard", s, "--json", "--out", d.path()});
+  };
+  Ran text = zksim({"explore", "--recipe", "queue", "--faults", "drop-after-apply", "--rate", "100", "--runs", "60",
+                    "--out", d.path()});
+  ASSERT_EQ(text.status, 0) << text.out << text.err;
+  EXPECT_NE(text.out.find("\nlost in transit: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("(the recipe states at-most-once delivery"), std::string::npos) << text.out;
+  Ran s0 = shard("0/2"), s1 = shard("1/2");
+  ASSERT_EQ(s0.status, 0) << s0.err;
+  const nlohmann::json a = parse_json(s0.out)["lost_in_transit"], b = parse_json(s1.out)["lost_in_transit"];
+  ASSERT_TRUE(a.is_object() && b.is_object()) << s0.out << s1.out;
+  Ran merged = zksim({"merge", "--json", d.write("s0.json", s0.out), d.write("s1.json", s1.out)});
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  const nlohmann::json both = parse_json(merged.out)["lost_in_transit"];
+  EXPECT_EQ(both["items"], a["items"].get<int>() + b["items"].get<int>());
+  EXPECT_EQ(both["runs"], a["runs"].get<int>() + b["runs"].get<int>());
+  nlohmann::json bad = parse_json(s0.out);
+  bad["lost_in_transit"]["runs"] = 1000;
+  Ran m = zksim({"merge", d.write("bad.json", bad.dump())});
+  EXPECT_EQ(m.status, 2) << m.out;
+  EXPECT_NE(m.err.find("'runs'"), std::string::npos) << m.err;
+}
+
 TEST(CliMerge, EveryNumberInAReportIsChecked) {
   TempDir d;
   Ran r = zksim({"explore", "--recipe", "flawed/no-guid-lock", "--runs", "40", "--clients", "3", "--rounds", "3",

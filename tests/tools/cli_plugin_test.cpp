@@ -65,7 +65,7 @@ TEST(CliPlugin, APluginBuiltForAnotherAbiIsRefused) {
   Ran r = zksim({"run", "--plugin", kOtherAbi, library_dir()});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("built for plugin ABI 999, this zksim has 3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("built for plugin ABI 999, this zksim has "), std::string::npos) << r.err;
 }
 
 TEST(CliPlugin, AScenarioFileNamesThePluginItNeeds) {

@@ -747,6 +747,7 @@ std::vector<Recipe> kazoo_bugs() {
   queue.summary = "kazoo's Queue retrying a gone entry from its kept list (kazoo #352)";
   queue.family = RecipeFamily::Queue;
   queue.traits.item_marker = KazooQueue::kMarker;
+  queue.traits.at_most_once = true;  // kazoo's Queue: "does not offer reliable consumption"
   queue.make_queue = [](const HandleContext& c) { return std::make_unique<KazooQueue>(c); };
   queue.flaw = kazoo_flaw("liveness");
   out.push_back(std::move(queue));

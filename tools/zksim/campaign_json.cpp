@@ -102,6 +102,9 @@ json result_json(const CampaignResult& r) {
   if (r.granted_while_suspended) {
     out["granted_while_suspended"] = json{{"grants", r.granted_while_suspended}, {"runs", r.runs_granted_while_suspended}};
   }
+  if (r.lost_in_transit) {
+    out["lost_in_transit"] = json{{"items", r.lost_in_transit}, {"runs", r.runs_lost_in_transit}};
+  }
   if (r.recycled) out["memory"] = json{{"recycled", r.recycled}, {"largest_growth_bytes", r.largest_growth}};
   out["completed_operations"] = r.completed_ops;
   json struck = json::object();
@@ -197,6 +200,11 @@ CampaignResult result_from_json(const json& j, const std::string& where) {
     const json granted = field<json>(j, "granted_while_suspended", where);
     r.runs_granted_while_suspended = whole(granted, "runs", 1, r.runs, where);
     r.granted_while_suspended = whole(granted, "grants", r.runs_granted_while_suspended, INT64_MAX, where);
+  }
+  if (j.contains("lost_in_transit")) {
+    const json lost = field<json>(j, "lost_in_transit", where);
+    r.runs_lost_in_transit = whole(lost, "runs", 1, r.runs, where);
+    r.lost_in_transit = whole(lost, "items", r.runs_lost_in_transit, INT64_MAX, where);
   }
   if (j.contains("memory")) {
     const json memory = field<json>(j, "memory", where);

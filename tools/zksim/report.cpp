@@ -101,6 +101,12 @@ std::string explore_text(const nlohmann::json& campaign, const std::vector<Shard
                        r.granted_while_suspended, r.runs_granted_while_suspended,
                        r.runs_granted_while_suspended == 1 ? "" : "s");
   }
+  if (r.lost_in_transit) {
+    out += fmt::format("lost in transit: {} item{} in {} run{} (the recipe states at-most-once delivery: a take "
+                       "without an answer may remove an item for good; not judged)\n",
+                       r.lost_in_transit, r.lost_in_transit == 1 ? "" : "s", r.runs_lost_in_transit,
+                       r.runs_lost_in_transit == 1 ? "" : "s");
+  }
   if (r.recycled) {
     out += fmt::format("memory: the recipe's runs grew a child process by {} MB, which was replaced {} time{} "
                        "(a leak in the recipe, most likely)\n",

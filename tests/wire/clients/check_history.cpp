@@ -130,7 +130,9 @@ std::vector<Violation> check(const Input& in) {
     add(check_no_pending(h, {"campaign", "resign"}));
   } else if (in.recipe == "queue" || in.recipe == "locking-queue") {
     const bool at_least_once = in.recipe == "locking-queue";
-    add(check_queue(h, in.left, at_least_once));
+    // kazoo's Queue and Curator's DistributedQueue remove an item before
+    // their caller has it: at most once.
+    add(check_queue(h, in.left, at_least_once ? QueueDelivery::AtLeastOnce : QueueDelivery::AtMostOnce));
     if (at_least_once) add(check_exclusive_claims(h, in.expired));
     add(check_no_pending(h, {"put", "take", "ack", "release"}));
   } else if (in.recipe == "barrier") {

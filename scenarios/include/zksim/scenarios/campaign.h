@@ -85,6 +85,10 @@ struct CampaignResult {
   // the runs that had one; reported, not judged.
   std::int64_t granted_while_suspended = 0;
   std::int64_t runs_granted_while_suspended = 0;
+  // RecipeTraits::at_most_once: items lost in transit (RunResult's), and
+  // the runs that lost one; reported, not judged.
+  std::int64_t lost_in_transit = 0;
+  std::int64_t runs_lost_in_transit = 0;
   // Calls that ended ok, and how often the nemesis struck with each fault
   // class (fault.h), summed over runs: a campaign in which nothing
   // completes, or a class it runs never strikes, tested less than it says.

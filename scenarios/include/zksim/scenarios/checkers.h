@@ -238,31 +238,39 @@ WakeupTally count_wakeups(const History& h, const std::vector<Delivery>& deliver
 // progress. REQUIRES: `deliveries` in the order they were delivered.
 std::vector<Violation> check_wakeups_progress(const History& h, const std::vector<Delivery>& deliveries);
 
+// How a queue delivers its items.
+enum class QueueDelivery : std::uint8_t {
+  ExactlyOnce,  // Queue, by default: every item put is taken once
+  AtMostOnce,   // Queue with RecipeTraits::at_most_once: an item may be lost in transit
+  AtLeastOnce,  // LockingQueue: an item returns until it is acknowledged
+};
+
 // Queue, over "put" and "take" ops whose value is the item (values are
 // unique) and the values still queued at the end (`left`).
 //
 // A take whose outcome is unknown, and which does not name its item, is
-// unresolved: at most once (a take ending in info, or never ending because
-// its client crashed) it may have removed any one item for good; at least
-// once (any take that did not end ok) it may have claimed any one item
-// until it ended. A take ending in info that names its item may have
-// removed that item. At least once, an ok take during which its client's
-// session expired (a note "expired") may have claimed another item in
-// that session, until the expiry.
+// unresolved: it may have removed any one item (a take ending in info, or
+// never ending because its client crashed), or at least once (any take
+// that did not end ok) claimed any one item until it ended. A take ending
+// in info that names its item may have removed that item. At least once,
+// an ok take during which its client's session expired (a note "expired")
+// may have claimed another item in that session, until the expiry.
 //
-// - no-duplicates (at most once only): no value taken twice, or taken and
+// - no-duplicates (not at least once): no value taken twice, or taken and
 //   still queued, or queued twice;
-// - no-phantoms: every value taken or queued was put (ok, in info, or by a
-//   client that crashed during the put);
-// - no-loss: every value whose put ended ok is taken or queued; at most
-//   once, unless the items missing are no more than the unresolved takes
-//   (or a take naming it ended in info);
+// - no-phantoms: every value whose take or queue was seen was put (ok, in
+//   info, or by a client that crashed during the put);
+// - no-loss: every value whose put ended ok is taken or queued. At most
+//   once, an item a take may have removed unseen is lost in transit, not
+//   judged (as many missing items as unresolved takes, and those a take in
+//   info names), and `*lost_in_transit` counts them; exactly once, it is
+//   lost;
 // - fifo: when take(b) ended, no older item (its put ended before b's
 //   began) was still queued: neither taken by a take invoked by then nor
 //   possibly held by an unresolved take; older items left over beyond the
 //   unresolved takes at that moment are out of order.
-std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left,
-                                   bool at_least_once);
+std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left, QueueDelivery delivery,
+                                   int* lost_in_transit = nullptr);
 
 // At-least-once queue (property "claim-exclusion"): an item is held by one
 // consumer at a time. A consumer holds the item its "take" names from the

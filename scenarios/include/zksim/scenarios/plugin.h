@@ -24,7 +24,7 @@ namespace zksim::scenarios {
 
 // Bumped whenever what crosses the boundary (recipe.h, client.h, task.h)
 // changes shape.
-inline constexpr int kPluginAbi = 3;
+inline constexpr int kPluginAbi = 4;
 
 struct PluginInfo {
   int abi;                        // kPluginAbi of the plugin's headers

@@ -191,6 +191,12 @@ struct RecipeTraits {
   // changes mean a lease was freed ("" if none is known): a waiter woken by
   // one must be granted before it waits again.
   std::string lease_dir;
+  // Queue: the recipe states at-most-once delivery (a take removes the
+  // item before its caller has it, as kazoo's Queue documents). An item a
+  // take removed and then lost with ConnectionLoss, or a consumer crashing
+  // mid-take, may then be gone for good: counted as "lost in transit", not
+  // judged. Otherwise (exactly once) such an item is a queue-no-loss.
+  bool at_most_once = false;
   // Queue, LockingQueue: the marker in an item node's name, and for the
   // locking queue the directories of items and of claims (relative).
   std::string item_marker;

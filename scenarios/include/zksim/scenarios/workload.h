@@ -170,6 +170,9 @@ struct RunResult {
   // Contract::Listener (recipe.h): grants returned while the caller had
   // heard SUSPENDED, counted from RECONNECTED; reported, not judged.
   int granted_while_suspended = 0;
+  // RecipeTraits::at_most_once: items a take may have removed unseen
+  // (check_queue); reported, not judged.
+  int lost_in_transit = 0;
   int completed_rounds = 0;
   int completed_ops = 0;  // calls that ended ok
   // How often the nemesis struck with each fault class (World::struck).
