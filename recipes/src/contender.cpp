@@ -244,10 +244,14 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
 }
 
 Task<Result<Created>> contend(Client& zk, std::string dir, Markers markers, std::size_t kind,
-                              std::string data, Rule rule, TimeMs deadline_ms) {
+                              std::string data, Rule rule, TimeMs deadline_ms, SessionId bound) {
   std::string prefix = "_c_" + zk.unique_id() + "-" + markers[kind];
   auto made = co_await create_protected(zk, dir, prefix, data, CreateMode::EphemeralSequential);
   if (!made) co_return made.error();
+  if (bound != SessionId{} && made->owner != bound) {
+    co_await delete_surely(zk, made->path);
+    co_return Error::SessionExpired;
+  }
   // The node's own owner, not the client's session when the reply is read:
   // a recipe on the caller's thread may read it after the client, its
   // session expired, opened a new one (or while it has none yet).

@@ -109,8 +109,12 @@ Task<Result<void>> wait_turn(Client& zk, std::string dir, std::string name, Mark
 // One whole attempt: creates a protected ephemeral-sequential node
 // "_c_<unique id>-<markers[kind]><seq>" under `dir` and waits for its turn
 // by `rule`. On failure the node is deleted (while the session lives).
+// `bound`: the attempt is part of a hold of that session (the semaphore's
+// internal lock), so a node made in another (a client that opened a new
+// session while its create was in doubt) is deleted and the attempt fails
+// with SessionExpired instead of waiting without that hold.
 Task<Result<Created>> contend(Client& zk, std::string dir, Markers markers, std::size_t kind,
-                              std::string data, Rule rule, TimeMs deadline_ms);
+                              std::string data, Rule rule, TimeMs deadline_ms, SessionId bound = SessionId{});
 
 // Turns session events into HoldEvents while `holding()` is true, and
 // remembers a loss: the session expired while holding, or it is over.

@@ -27,6 +27,9 @@ Task<Result<Grant>> Semaphore::acquire(TimeMs timeout_ms) {
   const TimeMs deadline = detail::deadline_after(zk_, timeout_ms);
   auto locked = co_await lock_.acquire(detail::time_left(zk_, deadline));
   if (!locked) co_return locked.error();
+  // Only the lock's holder waits on the leases (one waiter per change): a
+  // lease made in a new session waits without it.
+  const SessionId locked_in = zk_.session_id();
   // Curator's test: our node among at most N lease nodes.
   const std::size_t n = static_cast<std::size_t>(leases_);
   detail::Rule rule = [n](const std::vector<detail::Contender>& all,
@@ -35,7 +38,8 @@ Task<Result<Grant>> Semaphore::acquire(TimeMs timeout_ms) {
     return std::string();
   };
   detail::Markers markers{kMarker};
-  auto made = co_await detail::contend(zk_, leases_dir_, std::move(markers), 0, "", std::move(rule), deadline);
+  auto made =
+      co_await detail::contend(zk_, leases_dir_, std::move(markers), 0, "", std::move(rule), deadline, locked_in);
   const SessionId granted_in = zk_.session_id();
   co_await lock_.release();
   if (!made) co_return made.error();
