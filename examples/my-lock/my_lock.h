@@ -3,7 +3,9 @@
 //
 // Both create an ephemeral-sequential node named with a per-attempt unique
 // id (so a create whose reply was lost is found again) and grant it when it
-// is the lowest. They differ in what a waiter watches:
+// is the first made. Made when: by sequence number across the 2^31 wrap
+// (zksim/recipes/sequence.h), and where ZooKeeper 3.8 gave several nodes
+// the same number (it stops at 2147483647), by creation zxid. They differ in what a waiter watches:
 //   NaiveLock  the holder, the lowest node: every waiter wakes at every
 //              release (the herd effect the ZooKeeper recipes page warns of);
 //   FixedLock  its predecessor, the node just below its own: a release wakes
@@ -16,6 +18,7 @@
 
 #include "zksim/client.h"
 #include "zksim/recipes/lock.h"
+#include "zksim/recipes/sequence.h"
 
 #include <algorithm>
 #include <string>
@@ -30,7 +33,7 @@ class SequentialLock {
 
   // Waits as long as it takes: the timeout is not honoured.
   zksim::Task<zksim::Result<zksim::recipes::Grant>> acquire(zksim::TimeMs) {
-    const std::string prefix = "lock-" + zk_.unique_id() + "-";
+    const std::string prefix = "lock-" + zk_.unique_id() + kSeq;
     auto made = co_await create_once(prefix);
     if (!made) co_return made.error();
     node_ = made->path;
@@ -41,10 +44,12 @@ class SequentialLock {
         if (children.error() == zksim::Error::ConnectionLoss) continue;
         co_return children.error();
       }
-      std::vector<std::string> names = children->children;
-      std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
-        return a.substr(a.size() - 10) < b.substr(b.size() - 10);  // by sequence number
-      });
+      auto ordered = co_await in_order(children->children);
+      if (!ordered) {
+        if (ordered.error() == zksim::Error::ConnectionLoss) continue;
+        co_return ordered.error();
+      }
+      const std::vector<std::string>& names = *ordered;
       const std::string mine = node_.substr(dir_.size() + 1);
       auto me = std::find(names.begin(), names.end(), mine);
       if (me == names.end()) co_return zksim::Error::NoNode;
@@ -74,6 +79,41 @@ class SequentialLock {
   bool holds() const { return held_; }
 
  private:
+  static constexpr const char* kSeq = "-seq";  // what precedes the sequence number
+
+  // `names` in the order their nodes were made; a node gone meanwhile is
+  // left out.
+  zksim::Task<zksim::Result<std::vector<std::string>>> in_order(std::vector<std::string> names) {
+    struct Node {
+      std::string name;
+      std::int32_t seq = 0;
+      std::int64_t czxid = 0;
+    };
+    std::vector<Node> nodes;
+    for (std::string& n : names) {
+      if (auto seq = zksim::recipes::sequence_after(n, kSeq)) nodes.push_back(Node{std::move(n), *seq});
+    }
+    zksim::recipes::sort_in_issue_order(nodes, [](const Node& n) { return n.seq; });
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < nodes.size();) {
+      std::size_t end = i + 1;
+      while (end < nodes.size() && nodes[end].seq == nodes[i].seq) ++end;
+      if (end - i > 1) {  // the same number: ask each node when it was made
+        for (std::size_t k = i; k < end; ++k) {
+          auto st = co_await zk_.exists(dir_ + "/" + nodes[k].name);
+          if (!st && st.error() != zksim::Error::NoNode) co_return st.error();
+          nodes[k].czxid = st ? st->czxid : -1;
+        }
+        std::stable_sort(nodes.begin() + static_cast<std::ptrdiff_t>(i), nodes.begin() + static_cast<std::ptrdiff_t>(end),
+                         [](const Node& a, const Node& b) { return a.czxid < b.czxid; });
+      }
+      for (; i < end; ++i) {
+        if (nodes[i].czxid >= 0) out.push_back(std::move(nodes[i].name));
+      }
+    }
+    co_return out;
+  }
+
   struct Made {
     std::string path;
     std::int64_t czxid = 0;  // the fence: grows with every node made
