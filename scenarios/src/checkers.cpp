@@ -666,7 +666,7 @@ std::vector<Violation> check_shared_herd(const std::vector<SharedWakeups>& chang
 }
 
 std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left, QueueDelivery delivery,
-                                   int* lost_in_transit) {
+                                   const SessionSpans& sessions, int* lost_in_transit) {
   const bool at_least_once = delivery == QueueDelivery::AtLeastOnce;
   std::vector<Violation> out;
   std::map<int, std::vector<TimeMs>> expiries;           // client -> its "expired" notes
@@ -704,10 +704,18 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
   // that failed with SessionExpired may have ended in a new session its
   // library opened (Curator, kazoo), which cannot delete the claim it made
   // in the old one: the claim stands until the server expires that session,
-  // the client's first expiry after the take began.
+  // the one the take began in. The client may have had others since, which
+  // can expire first.
   auto claim_end = [&](const Op* t) {
     TimeMs end = t->completed;
     if (t->outcome != Outcome::Fail || t->error != Error::SessionExpired) return end;
+    if (auto s = sessions.find(t->client); s != sessions.end()) {
+      const SessionSpan* began_in = nullptr;
+      for (const SessionSpan& span : s->second) {
+        if (span.opened <= t->invoked) began_in = &span;
+      }
+      if (began_in) return std::max(end, began_in->expired);
+    }
     for (TimeMs e : expiries[t->client]) {
       if (e >= t->invoked) return std::max(end, e);
     }

@@ -235,7 +235,8 @@ void check(World& world, const Workload& w, const Recipe& recipe, Shared& s, Run
   // history (and its pictures) stays as the clients recorded it.
   History with_expiries = s.history;
   note_expiries(world.trace(), s.sharers, with_expiries);
-  append(v, check_queue(with_expiries, left, delivery_of(recipe), &out.lost_in_transit));
+  append(v, check_queue(with_expiries, left, delivery_of(recipe), session_spans(world.trace(), s.sharers),
+                        &out.lost_in_transit));
   append(v, check_no_pending(s.history, {"put", "take", "ack", "release"}));
   // A session timeout: hundreds of round trips in a run without faults.
   if (at_least_once(recipe)) append(v, check_exclusive_claims(s.history, expiry_times(world.trace(), s.sharers, /*declared_too=*/false)));

@@ -126,6 +126,29 @@ std::map<int, std::vector<TimeMs>> expiry_times(const Trace& trace, const std::m
   return out;
 }
 
+SessionSpans session_spans(const Trace& trace, const std::map<int, std::vector<int>>& sharers) {
+  std::map<std::int64_t, std::pair<int, SessionSpan>> by_session;  // id -> its client, its span
+  std::vector<std::int64_t> order;                                  // sessions, as first used
+  for (const TraceEvent& e : trace.events()) {
+    if (e.client < 0 || e.session.value == 0 || by_session.count(e.session.value)) continue;
+    by_session.emplace(e.session.value, std::make_pair(e.client, SessionSpan{e.time, INT64_MAX}));
+    order.push_back(e.session.value);
+  }
+  for (const TraceEvent& e : trace.events()) {
+    auto s = by_session.find(e.session.value);
+    if (server_expired(e) && s != by_session.end()) s->second.second.expired = std::min(s->second.second.expired, e.time);
+  }
+  SessionSpans out;
+  for (std::int64_t id : order) {
+    const auto& [client, span] = by_session.at(id);
+    out[client].push_back(span);
+    if (auto views = sharers.find(client); views != sharers.end()) {
+      for (int view : views->second) out[view].push_back(span);
+    }
+  }
+  return out;
+}
+
 TimeMs drawn_timeout(DecisionSource& d, TimeMs timeout_ms) {
   constexpr auto n = static_cast<std::uint32_t>(std::size(kVariedTimeoutsMs));
   const std::uint32_t k = d.pick(n + 1);

@@ -68,6 +68,9 @@ void note_expiries(const Trace& trace, const std::map<int, std::vector<int>>& sh
 // When each client's session expired on the server (`declared_too`: or
 // its library declared it, state Expired), for the client and the handles
 // sharing its session.
+// Each client's sessions (checkers.h), for the client and the handles
+// sharing its session.
+SessionSpans session_spans(const Trace& trace, const std::map<int, std::vector<int>>& sharers);
 std::map<int, std::vector<TimeMs>> expiry_times(const Trace& trace, const std::map<int, std::vector<int>>& sharers,
                                                 bool declared_too);
 // A varied workload's draw of one acquire's timeout (Workload::varied):

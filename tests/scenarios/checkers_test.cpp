@@ -602,9 +602,9 @@ TEST(QueueChecker, AnItemATakeRemovedUnseenIsLostUnlessTheRecipeIsAtMostOnce) {
   unnamed.invoke(1, "take", 6);  // never ends: its client crashed
   for (const History* h : {&named, &unnamed}) {
     int lost = -1;
-    EXPECT_TRUE(check_queue(*h, {}, QueueDelivery::AtMostOnce, &lost).empty());
+    EXPECT_TRUE(check_queue(*h, {}, QueueDelivery::AtMostOnce, {}, &lost).empty());
     EXPECT_EQ(lost, 1);
-    auto v = check_queue(*h, {}, QueueDelivery::ExactlyOnce, &lost);
+    auto v = check_queue(*h, {}, QueueDelivery::ExactlyOnce, {}, &lost);
     ASSERT_EQ(v.size(), 1u);
     EXPECT_EQ(v[0].property, "queue-no-loss");
     EXPECT_NE(v[0].message.find("does not state at-most-once delivery"), std::string::npos) << v[0].message;
@@ -613,9 +613,9 @@ TEST(QueueChecker, AnItemATakeRemovedUnseenIsLostUnlessTheRecipeIsAtMostOnce) {
   // Taken after all, or still queued: nothing lost in transit.
   int lost = -1;
   op(named, 2, "take", 9, 12, Outcome::Ok, "a");
-  EXPECT_TRUE(check_queue(named, {}, QueueDelivery::AtMostOnce, &lost).empty());
+  EXPECT_TRUE(check_queue(named, {}, QueueDelivery::AtMostOnce, {}, &lost).empty());
   EXPECT_EQ(lost, 0);
-  EXPECT_TRUE(check_queue(unnamed, {"b"}, QueueDelivery::ExactlyOnce, &lost).empty());
+  EXPECT_TRUE(check_queue(unnamed, {"b"}, QueueDelivery::ExactlyOnce, {}, &lost).empty());
   EXPECT_EQ(lost, 0);
 }
 
@@ -728,6 +728,30 @@ TEST(QueueChecker, AtLeastOnceATakeThatFailedWithSessionExpiredMayHoldAnItemUnti
   op(timed_out, 2, "take", 2834, 2846, Outcome::Ok, "b");
   op(timed_out, 1, "take", 3201, 3209, Outcome::Ok, "a");
   EXPECT_EQ(check_queue(timed_out, {}, QueueDelivery::AtLeastOnce).size(), 1u);
+}
+
+// Found by scripts/false_alarms.sh (locking-queue, seed 74243): c1's
+// library opened a second session after the first, and the second expired
+// on the server (at 2100) before the first (at 3200), in which c1 had
+// claimed a. The claim stood until 3200: the session the take began in.
+TEST(QueueChecker, AtLeastOnceAFailedTakesClaimStandsUntilTheSessionItBeganInExpires) {
+  History h;
+  op(h, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(h, 0, "put", 6, 10, Outcome::Ok, "b");
+  h.fail(h.invoke(1, "take", 11), 2067, Error::SessionExpired);
+  h.note(1, 2100, "expired");
+  h.note(1, 3200, "expired");
+  op(h, 2, "take", 2834, 2846, Outcome::Ok, "b");
+  op(h, 1, "take", 3201, 3209, Outcome::Ok, "a");
+  const SessionSpans sessions{{1, {SessionSpan{0, 3200}, SessionSpan{2068, 2100}, SessionSpan{2110}}}};
+  EXPECT_TRUE(check_queue(h, {}, QueueDelivery::AtLeastOnce, sessions).empty());
+  // Without the sessions: the first expiry after the take began.
+  auto v = check_queue(h, {}, QueueDelivery::AtLeastOnce);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "queue-fifo");
+  // The session the take began in expired first: b was out of order.
+  const SessionSpans early{{1, {SessionSpan{0, 2100}, SessionSpan{2068, 3200}}}};
+  EXPECT_EQ(check_queue(h, {}, QueueDelivery::AtLeastOnce, early).size(), 1u);
 }
 
 TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverlaps) {

@@ -245,6 +245,14 @@ enum class QueueDelivery : std::uint8_t {
   AtLeastOnce,  // LockingQueue: an item returns until it is acknowledged
 };
 
+// One session of a client: when the client first used it, and when the
+// server expired it (never: INT64_MAX). A client's sessions, in order.
+struct SessionSpan {
+  TimeMs opened = 0;
+  TimeMs expired = INT64_MAX;
+};
+using SessionSpans = std::map<int, std::vector<SessionSpan>>;
+
 // Queue, over "put" and "take" ops whose value is the item (values are
 // unique) and the values still queued at the end (`left`).
 //
@@ -254,7 +262,11 @@ enum class QueueDelivery : std::uint8_t {
 // that did not end ok) claimed any one item until it ended. A take ending
 // in info that names its item may have removed that item. At least once,
 // an ok take during which its client's session expired (a note "expired")
-// may have claimed another item in that session, until the expiry.
+// may have claimed another item in that session, until the expiry. A take
+// that failed with SessionExpired may have ended in a new session its
+// library opened (Curator, kazoo): a claim it made stands until the server
+// expires the session the take began in (from `sessions` when given, else
+// the client's first expiry after the take began).
 //
 // - no-duplicates (not at least once): no value taken twice, or taken and
 //   still queued, or queued twice;
@@ -270,7 +282,7 @@ enum class QueueDelivery : std::uint8_t {
 //   possibly held by an unresolved take; older items left over beyond the
 //   unresolved takes at that moment are out of order.
 std::vector<Violation> check_queue(const History& h, const std::vector<std::string>& left, QueueDelivery delivery,
-                                   int* lost_in_transit = nullptr);
+                                   const SessionSpans& sessions = {}, int* lost_in_transit = nullptr);
 
 // At-least-once queue (property "claim-exclusion"): an item is held by one
 // consumer at a time. A consumer holds the item its "take" names from the
