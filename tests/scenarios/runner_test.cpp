@@ -282,6 +282,30 @@ TEST(Runner, EveryFlawedRecipeIsCaughtByThePropertyItBreaks) {
   }
 }
 
+// Waiters that chase each other (a livelock), or wait for good, under the
+// fault class that exposes them: found at the lowest rate the default
+// search draws (30 per mille), not only at the rate their flaw names (up to
+// ten times it).
+TEST(Runner, EveryLivenessFlawIsCaughtAtTheLowestRateTheSearchDraws) {
+  int checked = 0;
+  for (const FlawedRecipe& f : flawed_recipes()) {
+    if ((f.property != "liveness" && f.property != "runaway") || f.per_mille == 0) continue;
+    WorldConfig c = f.config();
+    for (std::uint32_t& rate : c.nemesis.per_mille) rate = rate ? 30 : 0;
+    Workload w{.recipe = f.recipe, .clients = 4, .rounds = 4, .hold_ms = f.hold_ms, .flavours = {f.flavour},
+               .varied = f.varied};
+    bool caught = false;
+    for (std::uint64_t seed = 1; seed <= 300 && !caught; ++seed) {
+      SeededDecisions d(seed);
+      RunResult r = run(w, d, {}, c);
+      for (const Violation& v : r.violations) caught |= v.property == f.property;
+    }
+    EXPECT_TRUE(caught) << f.recipe << " not caught by " << f.property << " at 30 per mille";
+    ++checked;
+  }
+  EXPECT_GE(checked, 4);
+}
+
 TEST(Runner, PropertiesOfARecipeAreKnownPropertiesAndUnknownRecipesHaveNone) {
   for (const std::string& r : recipe_names()) {
     EXPECT_FALSE(properties_of(r).empty()) << r;
