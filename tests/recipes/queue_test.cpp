@@ -385,6 +385,15 @@ TEST(LockingQueue, AClaimWhoseReplyAndCheckWereLostIsNotOrphaned) {
   expect_locking_queue_empty(w);
 }
 
+// Three servers whose followers lag 100 ms a step (with SlowServer2, only
+// server 2 lags): a client moving there may find it behind what it did.
+WorldConfig slow_follower_ensemble() {
+  WorldConfig cfg = quiet();
+  cfg.servers = 3;
+  cfg.follower_lag_ms = 100;
+  return cfg;
+}
+
 // The consumer's delete of its claim is applied but its reply is lost; it
 // reconnects to a follower behind the delete, where its claim still shows.
 // Meanwhile the waiting consumer claims the item anew, and a new node starts
@@ -392,10 +401,7 @@ TEST(LockingQueue, AClaimWhoseReplyAndCheckWereLostIsNotOrphaned) {
 // claim. The giver must sync before it looks again.
 TEST(LockingQueue, AReleaseWhoseDeleteWasLostNeverTakesTheClaimMadeSince) {
   SlowServer2 d;
-  WorldConfig cfg = quiet();
-  cfg.servers = 3;
-  cfg.follower_lag_ms = 100;
-  World w(cfg, d);
+  World w(slow_follower_ensemble(), d);
   Client& gives = w.open("gives", 4000, -1, Flavour::C, {1, 2});
   Client& waits = w.open("waits", 4000, -1, Flavour::C, {0});
   w.schedule(on_nth(FaultKind::DropAfterApply, w.id(gives), request_kind<DeleteRequest>, 1, kQueue + "/claims/"));
@@ -431,10 +437,7 @@ TEST(LockingQueue, AReleaseWhoseDeleteWasLostNeverTakesTheClaimMadeSince) {
 // send the ack again and report NoNode for an item it did acknowledge.
 TEST(LockingQueue, AnAckWhoseReplyWasLostIsKnownOnAFollowerBehindIt) {
   SlowServer2 d;
-  WorldConfig cfg = quiet();
-  cfg.servers = 3;
-  cfg.follower_lag_ms = 100;
-  World w(cfg, d);
+  World w(slow_follower_ensemble(), d);
   Client& c = w.open("c", 4000, -1, Flavour::C, {1, 2});
   w.schedule(on_nth(FaultKind::DropAfterApply, w.id(c), request_kind<MultiRequest>, 3));  // after the put's two (the first finds no queue): the ack
   run(w, c, [](Client& c) -> Task<> {
