@@ -683,8 +683,21 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
     if (o.f != "take") continue;
     if (o.outcome == Outcome::Ok) {
       takes[o.value].push_back(&o);
+      if (!at_least_once) continue;
       for (TimeMs e : expiries[o.client]) {
-        if (at_least_once && o.invoked <= e && e <= o.completed) lost_claims.emplace_back(&o, e);
+        if (o.invoked <= e && e <= o.completed) lost_claims.emplace_back(&o, e);
+      }
+      // A session the client left during the take (its library opened a
+      // new one) may hold a claim the take made in it until the server
+      // expires it, later than the take's end.
+      // A session is the client's from its first use to the next one's.
+      if (auto s = sessions.find(o.client); s != sessions.end()) {
+        const std::vector<SessionSpan>& spans = s->second;
+        for (std::size_t i = 0; i + 1 < spans.size(); ++i) {
+          const bool left_during = spans[i].opened <= o.completed && spans[i + 1].opened > o.invoked &&
+                                   spans[i + 1].opened <= o.completed;
+          if (left_during && spans[i].expired > o.completed) lost_claims.emplace_back(&o, spans[i].expired);
+        }
       }
     } else if (at_least_once) {
       unresolved.push_back(&o);
@@ -703,18 +716,22 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
   // Until when an unresolved take may hold a claim (at least once). A take
   // that failed with SessionExpired may have ended in a new session its
   // library opened (Curator, kazoo), which cannot delete the claim it made
-  // in the old one: the claim stands until the server expires that session,
-  // the one the take began in. The client may have had others since, which
-  // can expire first.
+  // in the old one: the claim stands until the server expires that session.
+  // Which one it was the history does not say; the client may have had
+  // others meanwhile, which can expire first: the claim may stand until the
+  // last expiry of a session the client had while the take ran.
   auto claim_end = [&](const Op* t) {
     TimeMs end = t->completed;
     if (t->outcome != Outcome::Fail || t->error != Error::SessionExpired) return end;
     if (auto s = sessions.find(t->client); s != sessions.end()) {
-      const SessionSpan* began_in = nullptr;
+      bool any = false;
+      TimeMs last = end;
       for (const SessionSpan& span : s->second) {
-        if (span.opened <= t->invoked) began_in = &span;
+        if (span.opened > t->completed || span.expired < t->invoked) continue;
+        any = true;
+        last = std::max(last, span.expired);
       }
-      if (began_in) return std::max(end, began_in->expired);
+      if (any) return last;
     }
     for (TimeMs e : expiries[t->client]) {
       if (e >= t->invoked) return std::max(end, e);
@@ -798,11 +815,11 @@ std::vector<Violation> check_queue(const History& h, const std::vector<std::stri
     auto held = static_cast<std::size_t>(std::count_if(unresolved.begin(), unresolved.end(), [&](const Op* u) {
       return unresolved_at(u, when) || (at_least_once && u->invoked <= when && claim_end(u) >= tb->invoked);
     }));
-    // So may an ok take of another client whose session expired while it
-    // ran (its client library went on in a new one): until the expiry, a
-    // claim made in the old session.
+    // So may an ok take, b's own included, that left a session while it
+    // ran (its client library went on in a new one): until the server
+    // expired that session, a claim made in it.
     held += static_cast<std::size_t>(std::count_if(lost_claims.begin(), lost_claims.end(), [&](const auto& c) {
-      return c.first->client != tb->client && c.first->invoked <= when && c.second >= tb->invoked;
+      return c.first->invoked <= when && c.second >= tb->invoked;
     }));
     if (older.size() > held) {
       std::string more = older.size() > 1 ? fmt::format(" (and {} more older items)", older.size() - 1) : "";

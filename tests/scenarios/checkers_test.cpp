@@ -733,8 +733,9 @@ TEST(QueueChecker, AtLeastOnceATakeThatFailedWithSessionExpiredMayHoldAnItemUnti
 // Found by scripts/false_alarms.sh (locking-queue, seed 74243): c1's
 // library opened a second session after the first, and the second expired
 // on the server (at 2100) before the first (at 3200), in which c1 had
-// claimed a. The claim stood until 3200: the session the take began in.
-TEST(QueueChecker, AtLeastOnceAFailedTakesClaimStandsUntilTheSessionItBeganInExpires) {
+// claimed a. The claim stood until 3200: the last expiry of a session c1
+// had while its take ran (it began before c1's first session was up).
+TEST(QueueChecker, AtLeastOnceAFailedTakesClaimStandsUntilItsSessionsExpire) {
   History h;
   op(h, 0, "put", 0, 5, Outcome::Ok, "a");
   op(h, 0, "put", 6, 10, Outcome::Ok, "b");
@@ -743,15 +744,39 @@ TEST(QueueChecker, AtLeastOnceAFailedTakesClaimStandsUntilTheSessionItBeganInExp
   h.note(1, 3200, "expired");
   op(h, 2, "take", 2834, 2846, Outcome::Ok, "b");
   op(h, 1, "take", 3201, 3209, Outcome::Ok, "a");
-  const SessionSpans sessions{{1, {SessionSpan{0, 3200}, SessionSpan{2068, 2100}, SessionSpan{2110}}}};
+  const SessionSpans sessions{{1, {SessionSpan{12, 3200}, SessionSpan{2068, 2100}, SessionSpan{2110}}}};
   EXPECT_TRUE(check_queue(h, {}, QueueDelivery::AtLeastOnce, sessions).empty());
   // Without the sessions: the first expiry after the take began.
   auto v = check_queue(h, {}, QueueDelivery::AtLeastOnce);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].property, "queue-fifo");
-  // The session the take began in expired first: b was out of order.
-  const SessionSpans early{{1, {SessionSpan{0, 2100}, SessionSpan{2068, 3200}}}};
+  // Every session c1 had while its take ran expired before b was taken:
+  // b was out of order. (A session first used after the take ended holds
+  // no claim of it.)
+  const SessionSpans early{{1, {SessionSpan{12, 2100}, SessionSpan{2068, 2500}, SessionSpan{2110, 3200}}}};
   EXPECT_EQ(check_queue(h, {}, QueueDelivery::AtLeastOnce, early).size(), 1u);
+}
+
+// Found by scripts/false_alarms.sh (locking-queue, seed 320758): c1's
+// claim of a was made but its reply lost; its library then opened a new
+// session, and the same take went on there and took b, passing a, whose
+// claim in the old session stood until the server expired it at 2200.
+TEST(QueueChecker, AtLeastOnceATakeThatLeftASessionMayHaveLeftAClaimThereOnAnOlderItem) {
+  History h;
+  op(h, 0, "put", 0, 5, Outcome::Ok, "a");
+  op(h, 0, "put", 6, 10, Outcome::Ok, "b");
+  op(h, 1, "take", 11, 2056, Outcome::Ok, "b");
+  h.note(1, 2200, "expired");
+  op(h, 2, "take", 2300, 2310, Outcome::Ok, "a");
+  const SessionSpans sessions{{1, {SessionSpan{3, 2200}, SessionSpan{2048}}}};
+  EXPECT_TRUE(check_queue(h, {}, QueueDelivery::AtLeastOnce, sessions).empty());
+  // Without the sessions nothing says the take left one: b was out of order.
+  auto v = check_queue(h, {}, QueueDelivery::AtLeastOnce);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].property, "queue-fifo");
+  // The old session expired before the take ended: its claim was gone.
+  const SessionSpans gone{{1, {SessionSpan{3, 40}, SessionSpan{2048}}}};
+  EXPECT_EQ(check_queue(h, {}, QueueDelivery::AtLeastOnce, gone).size(), 1u);
 }
 
 TEST(QueueChecker, AtLeastOnceNothingExcusesALossAndAClaimCountsForTakesItOverlaps) {

@@ -265,8 +265,9 @@ using SessionSpans = std::map<int, std::vector<SessionSpan>>;
 // may have claimed another item in that session, until the expiry. A take
 // that failed with SessionExpired may have ended in a new session its
 // library opened (Curator, kazoo): a claim it made stands until the server
-// expires the session the take began in (from `sessions` when given, else
-// the client's first expiry after the take began).
+// expires the session it was made in, which may be any the client had
+// while the take ran (from `sessions` when given, else the client's first
+// expiry after the take began).
 //
 // - no-duplicates (not at least once): no value taken twice, or taken and
 //   still queued, or queued twice;
