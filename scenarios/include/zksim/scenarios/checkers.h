@@ -261,8 +261,9 @@ using SessionSpans = std::map<int, std::vector<SessionSpan>>;
 // never ending because its client crashed), or at least once (any take
 // that did not end ok) claimed any one item until it ended. A take ending
 // in info that names its item may have removed that item. At least once,
-// an ok take during which its client's session expired (a note "expired")
-// may have claimed another item in that session, until the expiry. A take
+// an ok take during which its client's session expired (a note "expired"),
+// or which its client went on with in a new session (from `sessions`), may
+// have claimed another item in the old one, until that expired. A take
 // that failed with SessionExpired may have ended in a new session its
 // library opened (Curator, kazoo): a claim it made stands until the server
 // expires the session it was made in, which may be any the client had
