@@ -52,15 +52,8 @@ Task<Result<bool>> exists_surely(Client& zk, std::string path) {
 // version 0 too). The check and the delete are in one step, so a delete
 // made in this session is never served in a later one.
 Task<Result<void>> drop_claim(Client& zk, std::string path, std::string id, SessionId session) {
-  bool lost = false;
   for (;;) {
     if (zk.session_id() != session) co_return Error::SessionExpired;
-    if (lost) {
-      auto synced = co_await detail::sync_surely(zk, path);
-      if (!synced) co_return synced.error();
-      lost = false;
-      continue;  // the session may have changed meanwhile
-    }
     auto found = co_await zk.get_data(path);
     if (!found && found.error() == Error::ConnectionLoss) continue;
     if (!found && found.error() == Error::NoNode) co_return Result<void>();
@@ -70,7 +63,9 @@ Task<Result<void>> drop_claim(Client& zk, std::string path, std::string id, Sess
     auto gone = co_await zk.remove(path, Version{found->stat.version});
     if (gone || gone.error() == Error::NoNode) co_return Result<void>();
     if (gone.error() != Error::ConnectionLoss) co_return gone.error();
-    lost = true;
+    if (zk.session_id() != session) co_return Error::SessionExpired;
+    auto synced = co_await detail::sync_surely(zk, path);
+    if (!synced) co_return synced.error();
   }
 }
 
