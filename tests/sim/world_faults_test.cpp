@@ -206,20 +206,27 @@ TEST(WorldFaults, DelayHoldsBackTheNextMessageInOrder) {
   EXPECT_EQ(done, (std::vector<TimeMs>{112, 114}));
 }
 
+// Three sequential creates of `prefix` one after another: each path made,
+// or the error's name.
+std::vector<std::string> three_sequential(World& w, Client& c, std::string prefix, CreateMode mode) {
+  std::vector<std::string> names;
+  run(w, c, [](Client& c, std::string prefix, CreateMode mode, std::vector<std::string>& names) -> Task<> {
+    for (int i = 0; i < 3; ++i) {
+      auto r = co_await c.create(prefix, "", mode);
+      names.push_back(r ? r->path : std::string(error_name(r.error())));
+    }
+  }(c, prefix, mode, names));
+  return names;
+}
+
 TEST(WorldFaults, SequenceCounterCanStartNearWrapAround) {
   ListDecisions d({});
   World w(quiet(), d);
   Client& c = w.open("a");
   run(w, c, [](Client& c) -> Task<> { co_await c.create("/q", "", CreateMode::Persistent); }(c));
   ASSERT_EQ(w.set_sequence_counter("/q", INT32_MAX - 1), Error::Ok);
-  std::vector<std::string> names;
-  run(w, c, [](Client& c, std::vector<std::string>& names) -> Task<> {
-    for (int i = 0; i < 3; ++i) {
-      auto r = co_await c.create("/q/n", "", CreateMode::PersistentSequential);
-      names.push_back(r ? r->path : std::string(error_name(r.error())));
-    }
-  }(c, names));
-  EXPECT_EQ(names, (std::vector<std::string>{"/q/n2147483646", "/q/n2147483647", "ZNODEEXISTS"}));
+  EXPECT_EQ(three_sequential(w, c, "/q/n", CreateMode::PersistentSequential),
+            (std::vector<std::string>{"/q/n2147483646", "/q/n2147483647", "ZNODEEXISTS"}));
 }
 
 // A long-lived directory, as a deployment has it before the run: on every
@@ -237,14 +244,8 @@ TEST(WorldFaults, APresetNodeIsOnEveryServerWithItsSequenceCounter) {
     EXPECT_EQ(w.server(i).last_zxid().value, 0);
   }
   Client& c = w.open("a", 4000, -1, Flavour::C, {2});
-  std::vector<std::string> names;
-  run(w, c, [](Client& c, std::vector<std::string>& names) -> Task<> {
-    for (int i = 0; i < 3; ++i) {
-      auto r = co_await c.create("/app/locks/n-", "", CreateMode::EphemeralSequential);
-      names.push_back(r ? r->path : std::string(error_name(r.error())));
-    }
-  }(c, names));
-  EXPECT_EQ(names, (std::vector<std::string>{"/app/locks/n-2147483646", "/app/locks/n-2147483647", "ZNODEEXISTS"}));
+  EXPECT_EQ(three_sequential(w, c, "/app/locks/n-", CreateMode::EphemeralSequential),
+            (std::vector<std::string>{"/app/locks/n-2147483646", "/app/locks/n-2147483647", "ZNODEEXISTS"}));
 }
 
 TEST(WorldFaults, ANodeIsPresetOnlyBeforeAnyClientAndOnlyAtAValidPath) {
