@@ -5,7 +5,8 @@
 // id (so a create whose reply was lost is found again) and grant it when it
 // is the first made. Made when: by sequence number across the 2^31 wrap
 // (zksim/recipes/sequence.h), and where ZooKeeper 3.8 gave several nodes
-// the same number (it stops at 2147483647), by creation zxid. They differ in what a waiter watches:
+// the same number (it stops at 2147483647), by creation zxid. They differ
+// in what a waiter watches:
 //   NaiveLock  the holder, the lowest node: every waiter wakes at every
 //              release (the herd effect the ZooKeeper recipes page warns of);
 //   FixedLock  its predecessor, the node just below its own: a release wakes
