@@ -49,7 +49,7 @@ counted="$(awk -F'\t' '$2 != "none" && $11 != "equivalent"' <<<"$results")"
 n="$(cut -f2 <<<"$counted" | sort -u | grep -c . || true)"
 echo "Mutants: $(grep -c . <<<"$ids"), of which $n not marked equivalent; budget $budget runs per campaign"
 printf '%-14s %8s %10s %16s %13s %12s %14s\n' strategy killed "kill rate" "median time (s)" "max time (s)" "median runs" "median shrunk"
-for s in random fixed-latency dfs pct any; do
+for s in default random fixed-latency dfs pct any; do
   if [ "$s" = any ]; then
     # A mutant counts once, by its fastest kill.
     kills="$(awk -F'\t' '$5 == "killed"' <<<"$counted" | sort -t$'\t' -k2,2 -k9,9g | awk -F'\t' '!seen[$2]++')"
