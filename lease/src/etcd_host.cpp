@@ -9,7 +9,7 @@ void World::Impl::lease_ended(etcd::LeaseId id) {
   auto it = lease_owner.find(id);
   if (it == lease_owner.end()) return;
   LeaseSpan& span = procs[it->second.first]->leases[it->second.second];
-  span.end = std::min(span.end, now);
+  span.end = std::min(span.end, now());
 }
 
 void World::Impl::etcd_changed() {
@@ -46,7 +46,7 @@ void World::Impl::deliver_watches() {
       ++it;
       continue;
     }
-    const TimeMs served = now;
+    const TimeMs served = now();
     const int p = w.proc;
     const TimeMs back = deliver_at(p, procs[p]->down_last[cfg.redis_nodes]);
     at(back, [this, p, served, revision, waiter = w.waiter, deleted = w.deleted, ok = fired] {
@@ -109,7 +109,7 @@ Task<EtcdClient::Answer<etcd::LeaseGrantResponse>> SimEtcd::lease_grant(etcd::Le
     if (g) {
       auto& spans = w_.procs[p_]->leases;
       w_.lease_owner[g->id] = {p_, spans.size()};
-      spans.push_back({w_.now, kNever});
+      spans.push_back({w_.now(), kNever});
     }
     return g;
   };
@@ -122,7 +122,7 @@ Task<std::optional<etcd::LeaseKeepAliveResponse>> SimEtcd::lease_keep_alive(etcd
     World::Impl::Proc& proc = *w_.procs[p_];
     if (proc.lose_keep_alives > 0) {
       --proc.lose_keep_alives;
-      proc.losses.push_back(w_.now);
+      proc.losses.push_back(w_.now());
       w_.note(p_, fmt::format("keepalive {:x} lost", id));
       return std::nullopt;
     }

@@ -23,16 +23,16 @@ void World::Impl::lease_until(int p, int node, TimeMs deadline) {
   // the quorum-th latest.
   std::vector<TimeMs> ahead;
   for (TimeMs d : on) {
-    if (d >= now) ahead.push_back(d);
+    if (d >= now()) ahead.push_back(d);
   }
   if (static_cast<int>(ahead.size()) < cfg.redis_lease_quorum) return;
   std::ranges::sort(ahead, std::greater<>());
   const TimeMs end = ahead[cfg.redis_lease_quorum - 1];
   std::vector<LeaseSpan>& spans = procs[p]->leases;
-  if (!spans.empty() && spans.back().end >= now) {
+  if (!spans.empty() && spans.back().end >= now()) {
     spans.back().end = std::max(spans.back().end, end);
   } else {
-    spans.push_back({now, end});
+    spans.push_back({now(), end});
   }
 }
 
@@ -82,7 +82,7 @@ class SimSubscriber final : public RedisSubscriber {
   SimSubscriber(World::Impl& w, int p, int node) : w_(w), p_(p), node_(node) {}
   Task<bool> subscribe(std::string channel) override {
     std::function<std::optional<redis::Reply>()> serve = [this, channel]() -> std::optional<redis::Reply> {
-      if (w_.now < w_.redis[node_].down_until) return std::nullopt;
+      if (w_.now() < w_.redis[node_].down_until) return std::nullopt;
       return w_.redis[node_].state.subscribe(redis::SubscriberId{p_}, channel);
     };
     std::optional<redis::Reply> r = co_await w_.call<redis::Reply>(
@@ -91,7 +91,7 @@ class SimSubscriber final : public RedisSubscriber {
   }
   Task<> unsubscribe(std::string channel) override {
     std::function<std::optional<redis::Reply>()> serve = [this, channel]() -> std::optional<redis::Reply> {
-      if (w_.now < w_.redis[node_].down_until) return std::nullopt;
+      if (w_.now() < w_.redis[node_].down_until) return std::nullopt;
       return w_.redis[node_].state.unsubscribe(redis::SubscriberId{p_}, channel);
     };
     co_await w_.call<redis::Reply>(p_, kSubscriberChannel + node_,
@@ -104,7 +104,7 @@ class SimSubscriber final : public RedisSubscriber {
     if (proc.inbox[key].empty()) {
       auto w = std::make_shared<Waiter>();
       proc.inbox_waiter[key] = w;
-      w_.at(w_.now + w_.true_ms(p_, timeout_ms), [this, w] {
+      w_.at(w_.now() + w_.true_ms(p_, timeout_ms), [this, w] {
         if (w->done) return;
         w->done = true;
         w_.wake(p_, w);
@@ -129,13 +129,13 @@ Task<std::optional<redis::Reply>> SimRedis::call(redis::Command command) {
   std::string text = fmt::format("redis{} {}", node_, text_of(command));
   std::function<std::optional<redis::Reply>()> serve = [this, command = std::move(command)]() -> std::optional<redis::Reply> {
     World::Impl::RedisNode& n = w_.redis[node_];
-    if (w_.now < n.down_until) return std::nullopt;
+    if (w_.now() < n.down_until) return std::nullopt;
     std::vector<redis::Message> published;
-    redis::Reply reply = n.state.apply(command, w_.now + n.clock_offset, &published);
+    redis::Reply reply = n.state.apply(command, w_.now() + n.clock_offset, &published);
     const std::uint64_t change = published.empty() ? 0 : ++w_.next_publication;
     for (redis::Message& m : published) w_.publish(node_, std::move(m), change);
     if (w_.redis_lease) {
-      if (const std::optional<TimeMs> deadline = w_.redis_lease(p_, w_.now, command, reply)) w_.lease_until(p_, node_, *deadline);
+      if (const std::optional<TimeMs> deadline = w_.redis_lease(p_, w_.now(), command, reply)) w_.lease_until(p_, node_, *deadline);
     }
     return reply;
   };

@@ -1,5 +1,5 @@
-// The lease world: the event loop on simulated time, processes (clocks,
-// pauses) and the faults. See world.h; the servers' side is in
+// The lease world on runtime::EventLoop: processes (clocks, pauses) and
+// the faults. See world.h; the servers' side is in
 // redis_host.cpp and etcd_host.cpp.
 #include "world_impl.h"
 
@@ -8,19 +8,22 @@
 namespace zksim::lease {
 
 void World::Impl::wake(int p, std::shared_ptr<Waiter> w) {
+  const auto resume = [w] {
+    if (auto h = std::exchange(w->handle, {})) h.resume();
+  };
   Proc& proc = *procs[p];
-  if (proc.paused_until > now) {
-    at(proc.paused_until, [this, p, w] { wake(p, w); });
+  if (proc.paused(now())) {
+    loop.at_process(proc, proc.paused_until, resume);
     return;
   }
-  if (auto h = std::exchange(w->handle, {})) h.resume();
+  resume();
 }
 
 void World::Impl::woke(int p, std::uint64_t change) {
   const bool lasted = std::ranges::any_of(procs[p]->leases, [this](const LeaseSpan& s) {
-    return s.start <= now && now < s.end;
+    return s.start <= now() && now() < s.end;
   });
-  wakeups.push_back({change, p, now, lasted});
+  wakeups.push_back({change, p, now(), lasted});
 }
 
 TimeMs World::Impl::true_ms(int p, TimeMs local_ms) const {
@@ -65,23 +68,20 @@ bool World::run(TimeMs limit) {
   const auto all_done = [this] {
     return std::ranges::all_of(impl_->tasks, [](const Impl::Spawned& t) { return t.background || t.task.done(); });
   };
+  impl_->loop.set_step_limit(kMaxSteps);
   while (!all_done()) {
-    if (impl_->events.empty() || impl_->events.top().time > limit || ++impl_->steps > kMaxSteps) return false;
-    Impl::Event e = impl_->events.top();
-    impl_->events.pop();
-    impl_->now = e.time;
-    e.run();
+    if (!impl_->loop.step(limit)) return false;
   }
   return true;
 }
 
-TimeMs World::now() const { return impl_->now; }
+TimeMs World::now() const { return impl_->now(); }
 void World::at(TimeMs t, std::function<void()> f) { impl_->at(t, std::move(f)); }
 
 void World::pause(int p, TimeMs ms) {
   Impl::Proc& proc = *impl_->procs.at(p);
-  proc.paused_until = std::max(proc.paused_until, impl_->now + ms);
-  proc.pauses.emplace_back(impl_->now, impl_->now + ms);
+  proc.paused_until = std::max(proc.paused_until, impl_->now() + ms);
+  proc.pauses.emplace_back(impl_->now(), impl_->now() + ms);
   impl_->note(p, fmt::format("fault: paused for {} ms", ms));
 }
 
@@ -92,19 +92,19 @@ void World::jump_clock(int p, TimeMs delta_ms) {
 
 void World::set_drift(int p, std::int64_t drift_ppm) {
   Impl::Proc& proc = *impl_->procs.at(p);
-  proc.drifted += (impl_->now - proc.drift_since) * proc.drift_ppm / 1'000'000;
-  proc.drift_since = impl_->now;
+  proc.drifted += (impl_->now() - proc.drift_since) * proc.drift_ppm / 1'000'000;
+  proc.drift_since = impl_->now();
   proc.drift_ppm = drift_ppm;
   impl_->note(p, fmt::format("fault: clock drifts {} ppm", drift_ppm));
 }
 
 void World::restart_redis(int node, TimeMs down_ms) {
   Impl::RedisNode& n = impl_->redis.at(node);
-  n.down_until = impl_->now + down_ms;
+  n.down_until = impl_->now() + down_ms;
   impl_->note(-1, fmt::format("fault: redis{} down for {} ms", node, down_ms));
   impl_->at(n.down_until, [this, node] {
     Impl::RedisNode& back = impl_->redis[node];
-    back.state.restore(back.saved, impl_->now + back.clock_offset);
+    back.state.restore(back.saved, impl_->now() + back.clock_offset);
     impl_->note(-1, fmt::format("redis{} restarted from its last save", node));
   });
 }

@@ -1,9 +1,10 @@
 // Private to the lease world: its state (World::Impl), its processes, the
 // awaitable a suspended call waits on, and the round trip every client call
-// makes. world.cpp runs events and faults; redis_host.cpp and etcd_host.cpp
+// makes. world.cpp runs processes and faults; redis_host.cpp and etcd_host.cpp
 // serve the clients' calls with the models they host.
 #pragma once
 
+#include "zksim/event_loop.h"
 #include "zksim/lease/world.h"
 #include "zksim/redis/lock_scripts.h"
 
@@ -14,7 +15,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <queue>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,12 +43,6 @@ struct Suspend {
 
 struct World::Impl {
   struct Proc;
-  struct Event {
-    TimeMs time;
-    std::uint64_t seq;
-    std::function<void()> run;
-    bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
-  };
   struct RedisNode {
     redis::RedisState state;
     redis::Snapshot saved;
@@ -74,10 +68,8 @@ struct World::Impl {
   Config cfg;
   DecisionSource& decisions;
   Trace trace{cfg.keep_trace};
-  TimeMs now = 0;
-  std::uint64_t next_seq = 0;
-  std::uint64_t steps = 0;
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+  runtime::EventLoop loop;
+  TimeMs now() const { return loop.now(); }
   std::vector<std::unique_ptr<Proc>> procs;
   std::vector<RedisNode> redis;
   World::RedisLeaseObserver redis_lease;
@@ -100,13 +92,13 @@ struct World::Impl {
     auto w = std::make_shared<Waiter>();
     w->handle = task.handle();
     tasks.push_back({std::move(task), background});
-    at(now, [this, p, w] { wake(p, w); });
+    at(now(), [this, p, w] { wake(p, w); });
   }
 
-  void at(TimeMs t, std::function<void()> f) { events.push({std::max(t, now), next_seq++, std::move(f)}); }
+  void at(TimeMs t, std::function<void()> f) { loop.call_at(t, std::move(f)); }
 
   void note(int p, std::string_view text) {
-    trace.add(now, TraceKind::Annotation, p, SessionId{}, 0, 0, 0, 0, "", text);
+    trace.add(now(), TraceKind::Annotation, p, SessionId{}, 0, 0, 0, 0, "", text);
   }
 
   // Resumes w's coroutine as process p runs it: later if p is paused.
@@ -115,7 +107,7 @@ struct World::Impl {
   TimeMs true_ms(int p, TimeMs local_ms) const;
   // One message's delivery time on the in-order channel `last`.
   TimeMs deliver_at(int p, TimeMs& last) {
-    const TimeMs t = std::max(now + 1 + static_cast<TimeMs>(decisions.pick_for(
+    const TimeMs t = std::max(now() + 1 + static_cast<TimeMs>(decisions.pick_for(
                                             static_cast<std::uint32_t>(cfg.max_latency_ms), p)),
                               last);
     last = t;
@@ -130,14 +122,14 @@ struct World::Impl {
 
   void save_all() {
     for (RedisNode& n : redis) {
-      if (now >= n.down_until) n.saved = n.state.snapshot();
+      if (now() >= n.down_until) n.saved = n.state.snapshot();
     }
-    at(now + cfg.redis_save_every_ms, [this] { save_all(); });
+    at(now() + cfg.redis_save_every_ms, [this] { save_all(); });
   }
 
   // etcd: lease expiries and watches after every change.
   void etcd_advance() {
-    for (etcd::LeaseId id : etcd.advance_to(now)) lease_ended(id);
+    for (etcd::LeaseId id : etcd.advance_to(now())) lease_ended(id);
   }
   // The clients of process p, made when it is added.
   std::unique_ptr<RedisClient> make_redis_client(int p, int node);
@@ -155,13 +147,12 @@ struct World::Impl {
   void deliver_watches();
 };
 
-struct World::Impl::Proc final : Process {
+struct World::Impl::Proc final : Process, runtime::Process {
   Proc(Impl& w, int i, std::int64_t drift) : world(w), index(i), drift_ppm(drift), name_(fmt::format("p{}", i)) {}
   Impl& world;
   int index;
   std::int64_t drift_ppm;
   TimeMs offset = 0;  // clock jumps so far
-  TimeMs paused_until = -1;
   std::vector<std::pair<TimeMs, TimeMs>> pauses;
   std::vector<TimeMs> losses;
   TimeMs last_heard = -1;
@@ -186,11 +177,11 @@ struct World::Impl::Proc final : Process {
   TimeMs drifted = 0;
   TimeMs drift_since = 0;
   TimeMs clock_ms() const override {
-    return world.now + offset + drifted + (world.now - drift_since) * drift_ppm / 1'000'000;
+    return world.now() + offset + drifted + (world.now() - drift_since) * drift_ppm / 1'000'000;
   }
   Task<> sleep(TimeMs ms) override {
     auto w = std::make_shared<Waiter>();
-    world.at(world.now + world.true_ms(index, ms), [this, w] {
+    world.at(world.now() + world.true_ms(index, ms), [this, w] {
       w->done = true;
       world.wake(index, w);
     });
@@ -214,7 +205,7 @@ Task<std::optional<R>> World::Impl::call(int p, int server, std::string text,
   at(arrive, [this, p, server, st, serve = std::move(serve)] {
     if (procs[p]->lose_requests > 0) {
       --procs[p]->lose_requests;
-      procs[p]->losses.push_back(now);
+      procs[p]->losses.push_back(now());
       note(p, "fault: request lost");
       return;
     }
@@ -222,11 +213,11 @@ Task<std::optional<R>> World::Impl::call(int p, int server, std::string text,
     if (!reply) return;
     if (procs[p]->lose_replies > 0) {
       --procs[p]->lose_replies;
-      procs[p]->losses.push_back(now);
+      procs[p]->losses.push_back(now());
       note(p, "fault: reply lost");
       return;
     }
-    const TimeMs served = now;
+    const TimeMs served = now();
     const TimeMs back = deliver_at(p, procs[p]->down_last[server]);
     at(back, [this, p, st, served, reply = std::move(*reply)]() mutable {
       if (st->waiter->done) return;
@@ -236,7 +227,7 @@ Task<std::optional<R>> World::Impl::call(int p, int server, std::string text,
       wake(p, st->waiter);
     });
   });
-  at(now + true_ms(p, cfg.call_timeout_ms), [this, p, st] {
+  at(now() + true_ms(p, cfg.call_timeout_ms), [this, p, st] {
     if (st->waiter->done) return;
     st->waiter->done = true;
     note(p, "<- (no answer in time)");

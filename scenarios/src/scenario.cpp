@@ -4,7 +4,7 @@
 #include "run_pool.h"
 #include "run_record.h"
 #include "zksim/scenarios/plugin.h"
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -6,19 +6,10 @@
 
 namespace zksim {
 
-// World::Impl::step applies the process's crash and pause when the call is due.
-void World::Impl::at_process(Handle& h, TimeMs t, std::function<void()> fn, std::uint64_t* slot) {
-  const std::uint64_t id = call_at(t, std::move(fn));
-  CallSlot& c = call_slots[static_cast<std::uint32_t>(id)];
-  c.process = &h;
-  c.slot = slot;
-  if (slot) *slot = id;
-}
-
 void World::Impl::on_thread(Handle& h, TimeMs& last, Actor a, std::function<void()> fn, std::uint64_t* slot) {
-  const TimeMs t = std::max(now + static_cast<TimeMs>(decisions.pick_for(kThreadLagChoices, actor(h, a))), last);
+  const TimeMs t = std::max(now() + static_cast<TimeMs>(decisions.pick_for(kThreadLagChoices, actor(h, a))), last);
   last = t;
-  at_process(h, t, std::move(fn), slot);
+  loop.at_process(h, t, std::move(fn), slot);
 }
 
 void World::Impl::run_completion(Handle& h, PendingOp& op) {
@@ -48,7 +39,7 @@ std::uint32_t World::Impl::caller_lag(Handle& h, Actor a) {
 std::coroutine_handle<> World::Impl::wake(Handle& h, std::coroutine_handle<> c, std::uint64_t& slot) {
   const std::uint32_t lag = caller_lag(h, Actor::Caller);
   if (lag == 0) return c;
-  at_process(h, now + static_cast<TimeMs>(lag) - 1, [c] { c.resume(); }, &slot);
+  loop.at_process(h, now() + static_cast<TimeMs>(lag) - 1, [c] { c.resume(); }, &slot);
   return std::noop_coroutine();
 }
 

@@ -25,16 +25,16 @@ bool World::Impl::crash_server(int i, std::string_view why) {
   // What a cut follower held for the leader dies with either.
   if (led) held.clear();
   else held.erase(i);
-  ensemble.crash(i, now, cfg.election_ms);
-  if (led) call_at(ensemble.election_end(), [this] { end_election(); });
+  ensemble.crash(i, now(), cfg.election_ms);
+  if (led) loop.call_at(ensemble.election_end(), [this] { end_election(); });
   return true;
 }
 
 void World::Impl::end_election() {
   // Another crash may have started a later election meanwhile.
-  if (ensemble.electing(now)) return;
+  if (ensemble.electing(now())) return;
   // The new leader tracks every session afresh, from now.
-  ensemble.renew_sessions(now);
+  ensemble.renew_sessions(now());
   record(TraceKind::Server, -1, SessionId{}, leader().last_zxid().value,
          static_cast<int>(ServerAction::LeaderElected), ensemble.leader_index());
   schedule_expiry();
@@ -52,12 +52,12 @@ void World::Impl::lag_burst(int f, TimeMs until) {
   ensemble.stall(f, until);
   record(TraceKind::Server, -1, SessionId{}, ensemble.server(f).last_zxid().value,
          static_cast<int>(ServerAction::LagBurst), f, 0, {},
-         fmt::format("receives no commit for {} ms", until - now));
+         fmt::format("receives no commit for {} ms", until - now()));
 }
 
 bool World::Impl::partition_server(int f, TimeMs duration_ms) {
-  if (f < 0 || f >= ensemble.size() || !ensemble.can_cut(f, now)) return false;
-  const std::uint64_t cut = ensemble.begin_cut(f, now + duration_ms);
+  if (f < 0 || f >= ensemble.size() || !ensemble.can_cut(f, now())) return false;
+  const std::uint64_t cut = ensemble.begin_cut(f, now() + duration_ms);
   record(TraceKind::Server, -1, SessionId{}, ensemble.server(f).last_zxid().value,
          static_cast<int>(ServerAction::FollowerCut), f, 0, {},
          fmt::format("cut off from the leader for {} ms", duration_ms));
@@ -65,13 +65,13 @@ bool World::Impl::partition_server(int f, TimeMs duration_ms) {
   for (std::uint64_t id = 1; id < conns.size(); ++id) {
     Conn* c = find_conn(id);
     if (c && c->server_open && c->server == f && c->session != SessionId{}) {
-      go_silent(*handles[static_cast<std::size_t>(c->handle)], now);
+      go_silent(*handles[static_cast<std::size_t>(c->handle)], now());
     }
   }
   if (duration_ms > cfg.partition_detect_ms) {
-    call_at(now + cfg.partition_detect_ms, [this, f, cut] { notice_cut(f, cut); });
+    loop.call_at(now() + cfg.partition_detect_ms, [this, f, cut] { notice_cut(f, cut); });
   }
-  call_at(now + duration_ms, [this, f, cut] { end_cut(f, cut); });
+  loop.call_at(now() + duration_ms, [this, f, cut] { end_cut(f, cut); });
   return true;
 }
 
@@ -112,7 +112,7 @@ void World::Impl::crash_leader_with(std::uint64_t conn, UpMsg& msg) {
   // new leader truncates it. 1: a quorum logged it, so it survives (ZAB).
   const bool committed = decisions.pick(2) == 1;
   if (committed) {
-    Outcome out = ensemble.apply(c.session, *msg.request, now, nullptr, Waiter{});
+    Outcome out = ensemble.apply(c.session, *msg.request, now(), nullptr, Waiter{});
     // Nobody hears of it from this leader: every connection closes with it.
     out.notifications.clear();
   }
@@ -139,7 +139,7 @@ void World::Impl::move_session_with(std::uint64_t conn, UpMsg& msg) {
 
 void World::Impl::crash_with_restart(int i, std::string_view why) {
   if (!crash_server(i, why)) return;
-  call_at(now + drawn_outage_ms(), [this, i] { restart_server(i); });
+  loop.call_at(now() + drawn_outage_ms(), [this, i] { restart_server(i); });
 }
 
 void World::Impl::strike_ensemble(TimedFault fault) {
@@ -153,7 +153,7 @@ void World::Impl::strike_ensemble(TimedFault fault) {
       if (followers.empty()) return;
       ++struck[static_cast<std::size_t>(fault)];
       const int f = followers[decisions.pick(static_cast<std::uint32_t>(followers.size()))];
-      lag_burst(f, now + drawn_outage_ms());
+      lag_burst(f, now() + drawn_outage_ms());
       return;
     }
     case TimedFault::ServerCrash: {
@@ -172,7 +172,7 @@ void World::Impl::strike_ensemble(TimedFault fault) {
       // The next write the leader takes is the one in flight; without one
       // by the window's end, the leader crashes with none.
       leader_crash_armed = true;
-      call_at(now + timed_window_ms(), [this] {
+      loop.call_at(now() + timed_window_ms(), [this] {
         if (!leader_crash_armed) return;
         leader_crash_armed = false;
         crash_with_restart(ensemble.leader_index(), "leader-crash");
@@ -182,7 +182,7 @@ void World::Impl::strike_ensemble(TimedFault fault) {
     case TimedFault::Partition: {
       std::vector<int> cuttable;
       for (int s = 0; s < ensemble.size(); ++s) {
-        if (ensemble.can_cut(s, now)) cuttable.push_back(s);
+        if (ensemble.can_cut(s, now())) cuttable.push_back(s);
       }
       if (cuttable.empty()) return;
       ++struck[static_cast<std::size_t>(fault)];
@@ -194,7 +194,7 @@ void World::Impl::strike_ensemble(TimedFault fault) {
       if (session_move_armed) return;
       ++struck[static_cast<std::size_t>(fault)];
       session_move_armed = true;
-      call_at(now + timed_window_ms(), [this] {
+      loop.call_at(now() + timed_window_ms(), [this] {
         if (!session_move_armed) return;
         session_move_armed = false;
         // No write came: a drawn client moves all the same.

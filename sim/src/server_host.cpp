@@ -34,7 +34,7 @@ class DecidedOrder final : public ChildOrder {
 void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
   Conn& c = *find_conn(conn);
   Server& here = ensemble.server(c.server);
-  if (!ensemble.serving(c.server, now)) {
+  if (!ensemble.serving(c.server, now())) {
     // A crashed server takes no connection; one looking for a leader
     // closes it at once (NIOServerCnxn: "ZooKeeperServer not running").
     record(TraceKind::Server, -1, msg.session, here.last_zxid().value,
@@ -62,7 +62,7 @@ void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
     return;
   }
   if (msg.session == SessionId{}) {
-    SessionGrant g = ensemble.open_session(msg.timeout_ms, now, Waiter{c.server, conn, 0});
+    SessionGrant g = ensemble.open_session(msg.timeout_ms, now(), Waiter{c.server, conn, 0});
     session_owner[g.id] = c.server;
     record(TraceKind::Server, -1, g.id, g.zxid.value, static_cast<int>(ServerAction::SessionOpened));
     // A follower answers once it has applied the createSession.
@@ -71,7 +71,7 @@ void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
   } else if (leader().session_alive(msg.session)) {
     // The leader validates a session that moves (Learner.validateSession)
     // and makes this server its owner (LearnerHandler, REVALIDATE).
-    leader().touch(msg.session, now);
+    leader().touch(msg.session, now());
     session_owner[msg.session] = c.server;
     auto old = session_conn.find(msg.session);
     if (old != session_conn.end() && old->second != conn) server_close(old->second);
@@ -80,7 +80,7 @@ void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
     } else {
       // A lagging follower: its replica learns of the session in turn.
       ++c.waiting;
-      ensemble.defer(c.server, Pending{.waiter = Waiter{c.server, conn, 0}, .session = msg.session, .connect = true}, now);
+      ensemble.defer(c.server, Pending{.waiter = Waiter{c.server, conn, 0}, .session = msg.session, .connect = true}, now());
     }
   } else {
     DownMsg reply;
@@ -156,7 +156,7 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
   }
   if (on_leader) {
     DecidedOrder order(decisions);
-    Outcome out = ensemble.apply(session, *msg.request, now, &order, Waiter{});
+    Outcome out = ensemble.apply(session, *msg.request, now(), &order, Waiter{});
     if (out.connection_dropped) {
       server_close(conn);
       return;
@@ -198,7 +198,7 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
 }
 
 Outcome World::Impl::forward_close(int server, std::uint64_t conn, SessionId session, std::uint32_t xid) {
-  Outcome out = ensemble.close_session(session, now, Waiter{server, conn, xid});
+  Outcome out = ensemble.close_session(session, now(), Waiter{server, conn, xid});
   record(TraceKind::Server, -1, session, out.zxid.value, static_cast<int>(ServerAction::SessionClosed));
   publish(out, out.zxid.value);
   return out;
@@ -256,7 +256,7 @@ void World::Impl::release_held(int f) {
                fmt::format("session moved to server {}", owner->second));
         continue;
       }
-      Outcome out = ensemble.apply(m.session, *m.msg.request, now, nullptr, Waiter{f, m.conn, m.msg.xid});
+      Outcome out = ensemble.apply(m.session, *m.msg.request, now(), nullptr, Waiter{f, m.conn, m.msg.xid});
       publish(out, out.zxid.value);
     }
   }
@@ -284,7 +284,7 @@ void World::Impl::serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg) {
   }
   if (is_write(r)) {
     const Zxid before = leader().last_zxid();
-    Outcome out = ensemble.apply(c.session, r, now, nullptr, w);
+    Outcome out = ensemble.apply(c.session, r, now(), nullptr, w);
     if (out.connection_dropped) {
       server_close(conn);
       return;
@@ -293,7 +293,7 @@ void World::Impl::serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg) {
     ++c.waiting;
     // A write that made no transaction is answered in turn all the same.
     if (leader().last_zxid() == before) {
-      ensemble.defer(c.server, Pending{.waiter = w, .session = c.session, .outcome = std::move(out)}, now);
+      ensemble.defer(c.server, Pending{.waiter = w, .session = c.session, .outcome = std::move(out)}, now());
     }
     return;
   }
@@ -302,11 +302,11 @@ void World::Impl::serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg) {
     // COMMIT sent before it. A read waits behind its session's pending
     // answers (CommitProcessor keeps a session's requests in order).
     ++c.waiting;
-    ensemble.defer(c.server, Pending{.waiter = w, .session = c.session, .request = std::make_shared<const Request>(r)}, now);
+    ensemble.defer(c.server, Pending{.waiter = w, .session = c.session, .request = std::make_shared<const Request>(r)}, now());
     return;
   }
   DecidedOrder order(decisions);
-  Outcome out = ensemble.server(c.server).apply(c.session, r, now, &order);
+  Outcome out = ensemble.server(c.server).apply(c.session, r, now(), &order);
   if (out.connection_dropped) {
     server_close(conn);
     return;
@@ -362,7 +362,7 @@ void World::Impl::follower_reached(int server, Pending& p) {
     out = std::move(*p.outcome);
   } else {
     DecidedOrder order(decisions);
-    out = ensemble.server(server).apply(p.session, *p.request, now, &order);
+    out = ensemble.server(server).apply(p.session, *p.request, now(), &order);
     if (out.connection_dropped) {
       server_close(p.waiter.conn);
       return;
@@ -431,28 +431,28 @@ void World::Impl::go_healthy(Handle& h) {
   // (Learner's ping carries them): the leader hears of it only once healed.
   if (ensemble.cut(find_conn(s->second)->server)) return;
   unmark_silent(h.session);
-  h.last_send = now;
+  h.last_send = now();
 }
 
 void World::Impl::schedule_expiry() {
-  if (expiry_call) cancel_call(*expiry_call);
+  if (expiry_call) loop.cancel(*expiry_call);
   expiry_call.reset();
   // Without a leader nobody expires sessions; end_election schedules anew.
-  if (silent.empty() || ensemble.electing(now)) return;
-  expiry_call = call_at(silent.begin()->first, [this] {
+  if (silent.empty() || ensemble.electing(now())) return;
+  expiry_call = loop.call_at(silent.begin()->first, [this] {
     expiry_call.reset();
     check_expiry();
   });
 }
 
 void World::Impl::check_expiry() {
-  if (ensemble.electing(now)) return;  // end_election schedules anew
-  while (!silent.empty() && silent.begin()->first <= now) {
+  if (ensemble.electing(now())) return;  // end_election schedules anew
+  while (!silent.empty() && silent.begin()->first <= now()) {
     SessionId s = silent.begin()->second;
     unmark_silent(s);
     std::optional<TimeMs> d = leader().deadline(s);
     if (!d) continue;
-    if (*d > now) {
+    if (*d > now()) {
       mark_silent(s, *d);  // heard from since it fell silent
       continue;
     }
@@ -462,9 +462,9 @@ void World::Impl::check_expiry() {
 }
 
 void World::Impl::expire_session(SessionId s) {
-  if (ensemble.electing(now)) return;  // no leader to expire it
+  if (ensemble.electing(now())) return;  // no leader to expire it
   unmark_silent(s);
-  Outcome out = ensemble.expire(s, now);
+  Outcome out = ensemble.expire(s, now());
   if (out.error != Error::Ok) return;
   record(TraceKind::Server, -1, s, out.zxid.value, static_cast<int>(ServerAction::SessionExpired));
   publish(out, out.zxid.value);
@@ -477,14 +477,14 @@ void World::Impl::close_expired(SessionId s, int server) {
 }
 
 void World::Impl::reap() {
-  if (!ensemble.electing(now)) {  // no leader, no reaper
-    for (Outcome& out : ensemble.reap(now)) {
+  if (!ensemble.electing(now())) {  // no leader, no reaper
+    for (Outcome& out : ensemble.reap(now())) {
       record(TraceKind::Server, -1, SessionId{}, out.zxid.value,
              static_cast<int>(ServerAction::Reaped), static_cast<int>(out.error));
       publish(out, out.zxid.value);
     }
   }
-  call_at(now + cfg.container_check_ms, [this] { reap(); });
+  loop.call_at(now() + cfg.container_check_ms, [this] { reap(); });
 }
 
 }  // namespace zksim

@@ -31,7 +31,7 @@ struct OpAwaiter {
   OpAwaiter(const OpAwaiter&) = delete;
   OpAwaiter& operator=(const OpAwaiter&) = delete;
   ~OpAwaiter() {
-    if (op.deferred) w.cancel_call(op.deferred);  // destroyed before its answer was delivered
+    if (op.deferred) w.loop.cancel(op.deferred);  // destroyed before its answer was delivered
     if (!op.result) w.forget(h, op);  // destroyed while waiting: a crash
   }
 };
@@ -92,7 +92,7 @@ struct TimedWait {
     c = waiter;
     if (signal && h.rules->recipes_on_caller_thread) {
       via.emplace(relay([this] {
-        if (call) w.cancel_call(std::exchange(call, 0));
+        if (call) w.loop.cancel(std::exchange(call, 0));
         via->h.promise().next = w.wake(h, c, call);
       }));
       signal->await_suspend(via->h);
@@ -100,7 +100,7 @@ struct TimedWait {
       signal->await_suspend(waiter);
     }
     if (until < 0) return;
-    w.at_process(h, until, [this] {
+    w.loop.at_process(h, until, [this] {
       timed_out = true;
       if (signal) signal->detach();
       c.resume();
@@ -109,7 +109,7 @@ struct TimedWait {
   // True when the signal came first.
   bool await_resume() const noexcept { return !timed_out; }
   ~TimedWait() {
-    if (call) w.cancel_call(call);
+    if (call) w.loop.cancel(call);
   }
 };
 
@@ -123,7 +123,7 @@ struct Preemption {
   bool await_suspend(std::coroutine_handle<> c) { return w.wake(h, c, call) != c; }
   void await_resume() const noexcept {}
   ~Preemption() {
-    if (call) w.cancel_call(call);
+    if (call) w.loop.cancel(call);
   }
 };
 
@@ -250,13 +250,13 @@ Task<Result<void>> SimClient::close() {
 }
 
 Task<void> SimClient::sleep(TimeMs ms) {
-  TimedWait timer{w_, h_, w_.now + std::max<TimeMs>(ms, 0)};
+  TimedWait timer{w_, h_, w_.now() + std::max<TimeMs>(ms, 0)};
   co_await timer;
 }
 
 Task<bool> SimClient::wait_for(Signal s, TimeMs timeout_ms) {
   Signal::Awaiter on_signal = s.wait();
-  TimedWait waiting{w_, h_, timeout_ms < 0 ? -1 : w_.now + timeout_ms, &on_signal};
+  TimedWait waiting{w_, h_, timeout_ms < 0 ? -1 : w_.now() + timeout_ms, &on_signal};
   bool set = co_await waiting;
   co_return set;
 }
@@ -268,7 +268,7 @@ Task<void> SimClient::preemption_point() {
 
 void SimClient::post(Task<> task) {
   const std::uint32_t lag = w_.caller_lag(h_, World::Impl::Actor::Tasks);
-  w_.at_process(h_, w_.now + static_cast<TimeMs>(lag), w_.add_root(h_.process, std::move(task)));
+  w_.loop.at_process(h_, w_.now() + static_cast<TimeMs>(lag), w_.add_root(h_.process, std::move(task)));
 }
 
 void SimClient::background(Task<> call) {
@@ -294,7 +294,7 @@ void SimClient::annotate(std::string text) {
 
 bool World::Impl::submit(Handle& h, PendingOp& op) {
   // A stopped world answers nothing: the caller waits until the world ends.
-  if (stopped()) return true;
+  if (loop.stopped()) return true;
   if (!h.alive()) return answer_locally(h, op, Outcome{.error = Error::InvalidState});
   if (Error e = op.close ? Error::Ok : c_client_refusal(op.request); e != Error::Ok) {
     return answer_locally(h, op, Outcome{.error = e});
@@ -313,11 +313,11 @@ bool World::Impl::submit(Handle& h, PendingOp& op) {
 }
 
 bool World::Impl::answer_at_once(PendingOp& op, Outcome out) {
-  ++steps;
+  loop.count_step();
   op.result = std::move(out);
   if (++answers_in_step <= kAnswersAtOnce) return false;
   PendingOp* p = &op;
-  op.deferred = call_at(now, [p] {
+  op.deferred = loop.call_at(now(), [p] {
     p->deferred = 0;
     p->waiter.resume();
   });
@@ -422,7 +422,7 @@ void World::Impl::set_state(Handle& h, SessionState s) {
 
 void World::Impl::connect(Handle& h) {
   if (!h.alive()) return;
-  if (now < h.cut_until) {
+  if (now() < h.cut_until) {
     // Cut off: every attempt fails until the network heals.
     reconnect_at(h, h.cut_until);
     return;
@@ -445,7 +445,7 @@ void World::Impl::disconnected(Handle& h) {
   set_state(h, SessionState::Connecting);
   fail_all(h, Error::ConnectionLoss);
   if (was_connected) {
-    if (h.rules->lost_after_suspended_timeout) lose_at(h, now + h.timeout_ms);
+    if (h.rules->lost_after_suspended_timeout) lose_at(h, now() + h.timeout_ms);
     if (h.rules->set_watches_on_reconnect) {
       session_event(h, KeeperState::Disconnected, h.watches);
     } else {
@@ -453,26 +453,26 @@ void World::Impl::disconnected(Handle& h) {
       session_event(h, KeeperState::Disconnected, gone);
     }
   }
-  reconnect_at(h, now + cfg.reconnect_delay_ms);
+  reconnect_at(h, now() + cfg.reconnect_delay_ms);
 }
 
 void World::Impl::lose_at(Handle& h, TimeMs t) {
   Handle* hp = &h;
-  at_process(h, t, [this, hp] {
+  loop.at_process(h, t, [this, hp] {
     if (hp->state == SessionState::Connecting) session_expired(*hp);
   }, &h.lost_call);
 }
 
 void World::Impl::session_expired(Handle& h) {
   client_close(h);
-  if (h.lost_call) cancel_call(std::exchange(h.lost_call, 0));
+  if (h.lost_call) loop.cancel(std::exchange(h.lost_call, 0));
   set_state(h, SessionState::Expired);
   const Handle::Watches gone = std::exchange(h.watches, {});
   if (h.rules->new_session_after_expiry) {
     // At once, as Curator's reset() and kazoo's connect loop do.
     h.session = SessionId{};
     set_state(h, SessionState::Connecting);
-    reconnect_at(h, now);
+    reconnect_at(h, now());
   }
   // The Java client queues Expired for the event thread before it fails
   // the calls still waiting with SESSIONEXPIRED (ClientCnxn.onConnected and
@@ -487,7 +487,7 @@ void World::Impl::session_expired(Handle& h) {
 
 void World::Impl::reconnect_at(Handle& h, TimeMs t) {
   Handle* hp = &h;
-  call_at(t, [this, hp] {
+  loop.call_at(t, [this, hp] {
     if (hp->conn == 0 && hp->state == SessionState::Connecting) connect(*hp);
   });
 }
@@ -500,7 +500,7 @@ void World::Impl::on_down(Handle& h, DownMsg& msg) {
   }
   switch (msg.kind) {
     case DownMsg::ConnectOk: {
-      if (h.lost_call) cancel_call(std::exchange(h.lost_call, 0));
+      if (h.lost_call) loop.cancel(std::exchange(h.lost_call, 0));
       h.session = msg.session;
       h.timeout_ms = msg.timeout_ms;
       handle_of_session[h.session] = h.index;
@@ -682,11 +682,11 @@ void World::Impl::call_watchers(Handle& h, std::vector<Watcher> watchers, const 
 
 void World::Impl::pause(Handle& h, TimeMs duration_ms) {
   if (h.crashed) return;
-  if (!paused(h)) h.pause_start = now;
-  h.paused_until = std::max(h.paused_until, now + duration_ms);
-  go_silent(h, now);
+  if (!paused(h)) h.pause_start = now();
+  h.paused_until = std::max(h.paused_until, now() + duration_ms);
+  go_silent(h, now());
   Handle* hp = &h;
-  call_at(h.paused_until, [this, hp] { resume(*hp); });
+  loop.call_at(h.paused_until, [this, hp] { resume(*hp); });
 }
 
 void World::Impl::resume(Handle& h) {
@@ -695,7 +695,7 @@ void World::Impl::resume(Handle& h) {
   held.swap(h.held);
   // The I/O thread wakes up and checks its read timeout before reading:
   // silence longer than 2/3 of the session timeout means a dead connection.
-  if (h.state == SessionState::Connected && now - h.pause_start > h.timeout_ms * 2 / 3) {
+  if (h.state == SessionState::Connected && now() - h.pause_start > h.timeout_ms * 2 / 3) {
     disconnected(h);
     return;
   }
@@ -708,7 +708,7 @@ void World::Impl::resume(Handle& h) {
 void World::Impl::record(TraceKind kind, int client, SessionId s, std::int64_t zxid,
                          std::int32_t code, std::int32_t code2, std::uint32_t xid,
                          std::string_view path, std::string_view detail) {
-  trace.add(now, kind, client, s, zxid, code, code2, xid, path, detail);
+  trace.add(now(), kind, client, s, zxid, code, code2, xid, path, detail);
 }
 
 }  // namespace zksim

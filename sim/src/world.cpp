@@ -60,88 +60,23 @@ World::Impl::Impl(WorldConfig c, DecisionSource& d)
       decisions(d),
       ensemble(cfg.servers, cfg.server, d, cfg.follower_lag_ms,
                Ensemble::Hooks{
-                   .at = [this](TimeMs t, std::function<void()> fn) { call_at(t, std::move(fn)); },
+                   .at = [this](TimeMs t, std::function<void()> fn) { loop.call_at(t, std::move(fn)); },
                    .applied = [this](int server, const Txn& txn,
                                      std::vector<Outcome>& outs) { follower_applied(server, txn, outs); },
                    .reached = [this](int server, Pending& p) { follower_reached(server, p); },
                }),
       trace(cfg.keep_trace) {
-  call_at(cfg.container_check_ms, [this] { reap(); });
+  up_channel = loop.add_channel([](void* w, std::uint64_t c) { static_cast<Impl*>(w)->deliver_up(c); }, this);
+  down_channel = loop.add_channel([](void* w, std::uint64_t c) { static_cast<Impl*>(w)->deliver_down(c); }, this);
+  loop.call_at(cfg.container_check_ms, [this] { reap(); });
   start_timed_nemesis();
 }
 
 // --- events ---
 
-void World::Impl::at(TimeMs t, Ev type, std::uint64_t arg) {
-  events.push(Event{std::max(t, now), next_seq++, type, arg});
-}
-
-std::uint64_t World::Impl::call_at(TimeMs t, std::function<void()> fn) {
-  std::uint32_t slot;
-  if (free_call_slots.empty()) {
-    slot = static_cast<std::uint32_t>(call_slots.size());
-    call_slots.emplace_back();
-  } else {
-    slot = free_call_slots.back();
-    free_call_slots.pop_back();
-  }
-  CallSlot& c = call_slots[slot];
-  c.fn = std::move(fn);
-  const std::uint64_t id = static_cast<std::uint64_t>(c.generation) << 32 | slot;
-  at(t, Ev::Call, id);
-  return id;
-}
-
-World::Impl::CallSlot* World::Impl::find_call(std::uint64_t id) {
-  const auto slot = static_cast<std::uint32_t>(id);
-  if (slot >= call_slots.size() || call_slots[slot].generation != id >> 32) return nullptr;
-  return &call_slots[slot];
-}
-
-void World::Impl::cancel_call(std::uint64_t id) {
-  if (CallSlot* c = find_call(id)) free_call(*c, id);
-}
-
-void World::Impl::free_call(CallSlot& c, std::uint64_t id) {
-  c = CallSlot{{}, nullptr, nullptr, c.generation + 1};
-  free_call_slots.push_back(static_cast<std::uint32_t>(id));
-}
-
 bool World::Impl::step(TimeMs limit) {
-  if (stopped() || events.empty() || events.top().time > limit) return false;
-  ++steps;
   answers_in_step = 0;
-  Event e = events.top();
-  events.pop();
-  assert(e.time >= now);
-  now = e.time;
-  switch (e.type) {
-    case Ev::Up:
-      deliver_up(e.arg);
-      break;
-    case Ev::Down:
-      deliver_down(e.arg);
-      break;
-    case Ev::Call: {
-      CallSlot* c = find_call(e.arg);
-      if (!c) break;  // cancelled
-      std::function<void()> fn = std::move(c->fn);
-      Handle* process = c->process;
-      std::uint64_t* slot = c->slot;
-      free_call(*c, e.arg);
-      if (process) {
-        if (slot) *slot = 0;
-        if (process->crashed) break;
-        if (paused(*process)) {
-          at_process(*process, process->paused_until, std::move(fn), slot);
-          break;
-        }
-      }
-      fn();
-      break;
-    }
-  }
-  return true;
+  return loop.step(limit);
 }
 
 // --- network ---
@@ -154,11 +89,11 @@ void World::Impl::send_up(Handle& h, UpMsg msg) {
   Conn* cp = find_conn(h.conn);
   if (!cp) return;
   Conn& c = *cp;
-  TimeMs t = std::max(now + message_delay(h.index), c.up_last);
+  TimeMs t = std::max(now() + message_delay(h.index), c.up_last);
   c.up_last = t;
   c.up.push_back(std::move(msg));
-  h.last_send = now;
-  at(t, Ev::Up, h.conn);
+  h.last_send = now();
+  loop.post(t, up_channel, h.conn);
 }
 
 void World::Impl::send_down(std::uint64_t conn, DownMsg msg) {
@@ -166,11 +101,11 @@ void World::Impl::send_down(std::uint64_t conn, DownMsg msg) {
   if (!cp) return;
   Conn& c = *cp;
   if (!c.server_open && msg.kind != DownMsg::Closed) return;
-  TimeMs t = std::max(now + message_delay(c.handle) + c.extra_delay_next, c.down_last);
+  TimeMs t = std::max(now() + message_delay(c.handle) + c.extra_delay_next, c.down_last);
   c.extra_delay_next = 0;
   c.down_last = t;
   c.down.push_back(std::move(msg));
-  at(t, Ev::Down, conn);
+  loop.post(t, down_channel, conn);
 }
 
 void World::Impl::deliver_up(std::uint64_t conn) {
@@ -223,7 +158,7 @@ void World::Impl::server_close(std::uint64_t conn) {
       session_conn.erase(s);
       ensemble.server(c.server).connection_closed(c.session);
     }
-    go_silent(h, now);
+    go_silent(h, now());
   }
 }
 
@@ -243,7 +178,7 @@ void World::Impl::client_close(Handle& h) {
       session_conn.erase(s);
       ensemble.server(c.server).connection_closed(c.session);
     }
-    go_silent(h, now);
+    go_silent(h, now());
   }
   if (c.up.empty() && c.down.empty()) conns[static_cast<std::size_t>(id)].reset();
 }
@@ -331,7 +266,7 @@ void World::Impl::follow_chain(Handle& h, const Strike& s) {
       // Past the session timeout: the server expires the session (unless
       // its expiry comes late) before the client can reach it again.
       const auto timeout = static_cast<std::uint32_t>(std::max(h.timeout_ms, 1));
-      cut_off(h, now + h.timeout_ms + 1 + decisions.pick(timeout), label);
+      cut_off(h, now() + h.timeout_ms + 1 + decisions.pick(timeout), label);
       return;
     }
   }
@@ -371,7 +306,7 @@ void World::Impl::apply_fault(FaultKind kind, Handle& h, TimeMs duration_ms, std
 void World::Impl::start_timed_nemesis() {
   if (timed_running || !cfg.nemesis.timed()) return;
   timed_running = true;
-  call_at(now + std::max<TimeMs>(cfg.nemesis.first_window_ms, 0), [this] { timed_window(); });
+  loop.call_at(now() + std::max<TimeMs>(cfg.nemesis.first_window_ms, 0), [this] { timed_window(); });
 }
 
 TimeMs World::Impl::timed_window_ms() const {
@@ -384,12 +319,12 @@ void World::Impl::timed_window() {
     return;
   }
   const TimeMs window_ms = timed_window_ms();
-  call_at(now + window_ms, [this] { timed_window(); });
+  loop.call_at(now() + window_ms, [this] { timed_window(); });
   // One decision a window; 0 (and every low value) means no fault, as for
   // the request-triggered classes.
   const std::optional<TimedFault> fault = cfg.nemesis.strike_timed(decisions.pick(kNemesisChoices));
   if (!fault) return;
-  call_at(now + decisions.pick(static_cast<std::uint32_t>(window_ms)), [this, f = *fault] {
+  loop.call_at(now() + decisions.pick(static_cast<std::uint32_t>(window_ms)), [this, f = *fault] {
     if (cfg.nemesis.per_mille[static_cast<int>(f)]) strike_timed(f);
   });
 }
@@ -411,7 +346,7 @@ void World::Impl::strike_timed(TimedFault fault) {
     case TimedFault::BlipAll: {
       // Decision 0: every client; otherwise each client is in with a decision.
       const bool everyone = decisions.pick(2) == 0;
-      const TimeMs until = now + drawn_outage_ms();
+      const TimeMs until = now() + drawn_outage_ms();
       bool hit = false;
       for (auto& hp : handles) {
         if (!everyone && decisions.pick(2) == 0) continue;
@@ -436,10 +371,10 @@ void World::Impl::strike_timed(TimedFault fault) {
       // Two or three drops, each a few ms after the last: the first breaks
       // the connection, a later one the reconnection or the retry after it.
       const int drops = 2 + static_cast<int>(decisions.pick(2));
-      TimeMs at = now;
+      TimeMs at = now();
       for (int i = 0; i < drops; ++i) {
-        call_at(at, [this, h] {
-          if (h->alive()) cut_off(*h, now, "burst");
+        loop.call_at(at, [this, h] {
+          if (h->alive()) cut_off(*h, now(), "burst");
         });
         at += 1 + decisions.pick(20);
       }
@@ -456,7 +391,7 @@ void World::Impl::cut_off(Handle& h, TimeMs until, std::string_view why) {
   h.cut_until = std::max(h.cut_until, until);
   record(TraceKind::Fault, h.views.front(), h.session, leader().last_zxid().value,
          static_cast<int>(FaultKind::DropBeforeApply), 0, 0, {},
-         until > now ? fmt::format("{}: connection broken, none for {} ms", why, until - now)
+         until > now() ? fmt::format("{}: connection broken, none for {} ms", why, until - now())
                      : fmt::format("{}: connection broken", why));
   if (h.conn) server_close(h.conn);
 }
@@ -553,7 +488,7 @@ Client& World::client(int id) { return *impl_->clients.at(static_cast<std::size_
 
 void World::spawn(Client& owner, Task<> task) {
   Impl& m = *impl_;
-  m.call_at(m.now, m.add_root(static_cast<SimClient&>(owner).handle().process, std::move(task)));
+  m.loop.call_at(m.now(), m.add_root(static_cast<SimClient&>(owner).handle().process, std::move(task)));
 }
 
 int World::running_tasks() const { return static_cast<int>(impl_->roots.size()); }
@@ -561,30 +496,30 @@ int World::running_tasks() const { return static_cast<int>(impl_->roots.size());
 void World::run_until(TimeMs t) {
   while (impl_->step(t)) {
   }
-  if (!impl_->stopped()) impl_->now = std::max(impl_->now, t);
+  if (!impl_->loop.stopped()) impl_->loop.advance_to(t);
 }
 
 bool World::run_until_done(TimeMs limit) { return run_until_done(limit, UINT64_MAX); }
 
 bool World::run_until_done(TimeMs limit, std::uint64_t until_steps) {
-  while (!impl_->roots.empty() && impl_->steps < until_steps && impl_->step(limit)) {
+  while (!impl_->roots.empty() && impl_->loop.steps() < until_steps && impl_->step(limit)) {
   }
   return impl_->roots.empty();
 }
 
-std::uint64_t World::steps() const { return impl_->steps; }
-void World::set_step_limit(std::uint64_t limit) { impl_->step_limit = limit; }
-bool World::step_limit_reached() const { return impl_->stopped(); }
+std::uint64_t World::steps() const { return impl_->loop.steps(); }
+void World::set_step_limit(std::uint64_t limit) { impl_->loop.set_step_limit(limit); }
+bool World::step_limit_reached() const { return impl_->loop.stopped(); }
 int World::struck(int fault_class) const {
   return fault_class >= 0 && fault_class < kFaultClasses ? impl_->struck[static_cast<std::size_t>(fault_class)] : 0;
 }
 
-TimeMs World::now() const { return impl_->now; }
+TimeMs World::now() const { return impl_->now(); }
 Server& World::server() { return impl_->leader(); }
 Server& World::server(int index) { return impl_->ensemble.server(index); }
 bool World::crash_server(int index) { return impl_->crash_server(index, "crashed"); }
 void World::restart_server(int index) { impl_->restart_server(index); }
-void World::lag_burst(int index, TimeMs duration_ms) { impl_->lag_burst(index, impl_->now + duration_ms); }
+void World::lag_burst(int index, TimeMs duration_ms) { impl_->lag_burst(index, impl_->now() + duration_ms); }
 bool World::partition_server(int index, TimeMs duration_ms) { return impl_->partition_server(index, duration_ms); }
 int World::server_count() const { return impl_->ensemble.size(); }
 int World::server_of(const Client& client) const {
@@ -599,7 +534,7 @@ DecisionSource& World::decisions() { return impl_->decisions; }
 void World::schedule(const ScriptedFault& fault) {
   Impl& m = *impl_;
   if (fault.at) {
-    m.call_at(*fault.at, [&m, fault] {
+    m.loop.call_at(*fault.at, [&m, fault] {
       if (fault.client == kAllClients) {
         // Correlated: every live client at the same instant, in handle order.
         for (auto& hp : m.handles) {
@@ -622,7 +557,7 @@ void World::inject(FaultKind kind, int client, TimeMs duration_ms) {
 void World::partition(int client, TimeMs duration_ms) {
   Impl& m = *impl_;
   Handle& h = m.handle_of_client(client);
-  if (h.alive()) m.cut_off(h, m.now + std::max<TimeMs>(duration_ms, 0), "partition");
+  if (h.alive()) m.cut_off(h, m.now() + std::max<TimeMs>(duration_ms, 0), "partition");
 }
 
 void World::set_nemesis(const NemesisRates& rates) {

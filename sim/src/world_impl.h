@@ -1,12 +1,13 @@
-// Private state of zksim::World: the event queue, connections, client
-// handles (one per session, like a zhandle) and their client views, tasks
-// and faults. world.cpp runs the events, the network and the faults;
+// Private state of zksim::World: its event loop (runtime::EventLoop),
+// connections, client handles (one per session, like a zhandle) and their
+// client views, tasks and faults. world.cpp runs the network and the faults;
 // server_host.cpp serves connections with the servers, an Ensemble
 // (ensemble.h); sim_client.cpp is the client library side.
 #pragma once
 
 #include "ensemble.h"
 #include "node_reuse.h"
+#include "zksim/event_loop.h"
 #include "zksim/flavour.h"
 #include "zksim/world.h"
 
@@ -18,7 +19,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <set>
 #include <unordered_map>
 #include <string>
@@ -32,6 +32,7 @@ struct Handle;
 struct SessionHash {
   std::size_t operator()(SessionId s) const noexcept { return std::hash<std::int64_t>{}(s.value); }
 };
+
 
 // The path a request names (a multi's first op's; "" for setWatches),
 // viewing into the request.
@@ -123,8 +124,9 @@ struct Conn {
   int waiting = 0;
 };
 
-// One session as a client library holds it: the C client's zhandle.
-struct Handle {
+// One session as a client library holds it: the C client's zhandle. As a
+// runtime::Process it is paused and crashed with its process.
+struct Handle : runtime::Process {
   int index = 0;
   int process = 0;
   const FlavourRules* rules = &rules_of(Flavour::C);  // the client library it behaves like
@@ -153,8 +155,6 @@ struct Handle {
   std::vector<int> views;                   // client ids sharing this handle
   TimeMs last_send = 0;
   TimeMs pause_start = 0;
-  TimeMs paused_until = -1;                 // > now while paused
-  bool crashed = false;
   TimeMs cut_until = 0;                     // no connection before then (blip-all)
   // The nemesis's storm against this handle (see kNemesisStorm).
   struct Storm {
@@ -196,45 +196,12 @@ struct World::Impl {
   DecisionSource& decisions;
   Ensemble ensemble;
   Trace trace;
-  TimeMs now = 0;
-
-  // --- events, ordered by (time, sequence) ---
-  enum class Ev : std::uint8_t { Up, Down, Call };
-  struct Event {
-    TimeMs time;
-    std::uint64_t seq;
-    Ev type;
-    std::uint64_t arg;
-    bool operator>(const Event& o) const {
-      return time != o.time ? time > o.time : seq > o.seq;
-    }
-  };
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
-  std::uint64_t next_seq = 0;
-  // Ev::Call payloads in reusable slots. A call's id is its slot and the
-  // slot's generation (never 0); a slot moves to the next generation when
-  // its call runs or is cancelled, so a stale id finds nothing.
-  // A process's call (at_process) also names its process and the caller's
-  // slot, so that it needs no wrapper around fn (which cost an allocation).
-  struct CallSlot {
-    std::function<void()> fn;
-    Handle* process = nullptr;
-    std::uint64_t* slot = nullptr;
-    std::uint32_t generation = 1;
-  };
-  std::vector<CallSlot> call_slots;
-  std::vector<std::uint32_t> free_call_slots;
-  void at(TimeMs t, Ev type, std::uint64_t arg);
-  std::uint64_t call_at(TimeMs t, std::function<void()> fn);
-  void cancel_call(std::uint64_t id);
-  // Empties call `id`'s slot `c` and frees it for the next call.
-  void free_call(CallSlot& c, std::uint64_t id);
-  // The pending call with this id, or null.
-  CallSlot* find_call(std::uint64_t id);
+  // Time and events; messages are posts on two channels (deliver_up and
+  // deliver_down of a connection id), the rest calls.
+  runtime::EventLoop loop;
+  int up_channel = 0, down_channel = 0;
+  TimeMs now() const { return loop.now(); }
   bool step(TimeMs limit);
-  std::uint64_t steps = 0;                     // see World::steps()
-  std::uint64_t step_limit = UINT64_MAX;
-  bool stopped() const { return steps >= step_limit; }
 
   // --- clients ---
   std::vector<std::unique_ptr<Handle>> handles;
@@ -448,14 +415,10 @@ struct World::Impl {
   static constexpr int kActors = 6;
   static int actor(const Handle& h, Actor a) { return h.index * kActors + static_cast<int>(a); }
   static int actor(int handle, Actor a) { return handle * kActors + static_cast<int>(a); }
-  // Runs `fn` at `t` on behalf of `h`'s process: not at all if it has
-  // crashed by then, and once a pause ends if it is paused then (a paused
-  // process runs nothing). If `slot` is given it holds the pending call's
-  // id until it runs, for its owner to cancel, and 0 after.
-  void at_process(Handle& h, TimeMs t, std::function<void()> fn, std::uint64_t* slot = nullptr);
   // Queues `fn` on one of `h`'s threads (`last`: Handle::Threads; `a` the
   // thread): it runs a drawn 0 to kThreadLagChoices - 1 ms from now, after
-  // the thread's earlier steps; `slot` as in at_process.
+  // the thread's earlier steps, on behalf of `h`; `slot` as in
+  // runtime::EventLoop::at_process.
   void on_thread(Handle& h, TimeMs& last, Actor a, std::function<void()> fn, std::uint64_t* slot = nullptr);
   // Runs the completion of background call `op` (its result set) where
   // `h`'s flavour runs completions (FlavourRules::completions): at once, or
@@ -469,7 +432,7 @@ struct World::Impl {
   // on a flavour whose recipes run on the caller's thread, may instead
   // schedule it as that thread's step a drawn moment later and return a
   // no-op handle (choice 0: at once, 1: after what is due now, 2: 1 ms
-  // later); `slot` as in at_process.
+  // later); `slot` as in runtime::EventLoop::at_process.
   std::coroutine_handle<> wake(Handle& h, std::coroutine_handle<> c, std::uint64_t& slot);
   // How far behind the I/O thread a library thread runs, in ms (drawn per step).
   static constexpr std::uint32_t kThreadLagChoices = 3;
@@ -496,7 +459,7 @@ struct World::Impl {
   void record(TraceKind kind, int client, SessionId s, std::int64_t zxid, std::int32_t code,
               std::int32_t code2 = 0, std::uint32_t xid = 0, std::string_view path = {},
               std::string_view detail = {});
-  bool paused(const Handle& h) const { return h.paused_until > now; }
+  bool paused(const Handle& h) const { return h.paused(now()); }
 };
 
 // The Client a recipe holds: a view of a Handle.
@@ -526,7 +489,7 @@ class SimClient final : public Client {
   }
   void remove_session_listener(std::uint64_t id) override { listeners.erase(id); }
   std::string unique_id() override;
-  TimeMs now() const override { return w_.now; }
+  TimeMs now() const override { return w_.now(); }
   Task<void> sleep(TimeMs ms) override;
   Task<bool> wait_for(Signal s, TimeMs timeout_ms) override;
   Task<void> preemption_point() override;

@@ -92,7 +92,7 @@ TEST(ExclusiveLock, AWaitInANewSessionTakesNoGrantOnTheOldSessionsNode) {
   w.run_until(2700);
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->error(), Error::SessionExpired);
-  if (getenv("PEEK")) fmt::print("{}", w.trace().render());
+  if (getenv("PEEK")) fmt::print("{}", render_trace(w.trace()));
   EXPECT_NE(b.session_id(), first);
   EXPECT_TRUE(w.server().session_alive(first));  // its old session, not yet expired...
   EXPECT_EQ(w.server().children(kDir).size(), 1u);  // ...but its node deleted: a's alone

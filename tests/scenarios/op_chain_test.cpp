@@ -278,8 +278,8 @@ TEST(OpChainScenarios, ANemesisLineNamesTheClassAndTheFileReplaysByteForByte) {
   EXPECT_GT(a.result.struck[kOpChain], 0);
   EXPECT_TRUE(a.result.violations.empty()) << a.result.violations.front().message;
   std::string rendered_a, rendered_b;
-  for (const TraceEvent& t : a.result.trace) rendered_a += Trace::render(t) + "\n";
-  for (const TraceEvent& t : b.result.trace) rendered_b += Trace::render(t) + "\n";
+  for (const TraceEvent& t : a.result.trace) rendered_a += render_event(t) + "\n";
+  for (const TraceEvent& t : b.result.trace) rendered_b += render_event(t) + "\n";
   EXPECT_EQ(rendered_a, rendered_b);
   EXPECT_NE(rendered_a.find("op-chain "), std::string::npos);
 }

@@ -72,7 +72,7 @@ TEST(Runner, ARunWithoutItsTraceGivesTheSameVerdictsAndHash) {
   SeededDecisions d(1);
   RunResult short_run = run(Workload{.recipe = "lock", .clients = 1, .rounds = 1}, d, {});
   EXPECT_EQ(short_run.trace.size(), short_run.trace_events);
-  for (const TraceEvent& e : short_run.trace) EXPECT_TRUE(e.client <= 0) << Trace::render(e);
+  for (const TraceEvent& e : short_run.trace) EXPECT_TRUE(e.client <= 0) << render_event(e);
 }
 
 TEST(Runner, CorrectRecipesAreAllTested) {

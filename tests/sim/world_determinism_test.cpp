@@ -62,10 +62,10 @@ TEST(Determinism, AnOpChainRunReplaysByteForByte) {
     World* world = nullptr;
     const std::uint64_t original = random_run_in(with_op_chains(), rec, 4, 30, nullptr, &world);
     EXPECT_GT(world->struck(kOpChain), 0) << "seed " << seed;
-    const std::string trace = world->trace().render();
+    const std::string trace = render_trace(world->trace());
     ListDecisions replay(rec.recorded());
     EXPECT_EQ(random_run_in(with_op_chains(), replay, 4, 30, nullptr, &world), original) << "seed " << seed;
-    EXPECT_EQ(world->trace().render(), trace) << "seed " << seed;
+    EXPECT_EQ(render_trace(world->trace()), trace) << "seed " << seed;
     SeededDecisions again(seed);
     EXPECT_EQ(random_run_in(with_op_chains(), again, 4, 30), original) << "seed " << seed;
   }

@@ -338,7 +338,7 @@ TEST(WorldFaults, TraceRecordsFaultsAndAnnotationsReadably) {
     c.annotate("about to create");
     co_await c.create("/x", "", CreateMode::Persistent);
   }(c));
-  std::string text = w.trace().render();
+  std::string text = render_trace(w.trace());
   EXPECT_NE(text.find("// about to create"), std::string::npos) << text;
   EXPECT_NE(text.find("** fault drop-after-apply"), std::string::npos) << text;
   EXPECT_NE(text.find("<- create /x #1 ZCONNECTIONLOSS"), std::string::npos) << text;

@@ -246,7 +246,7 @@ TEST(OpChain, ReplyLostOutageExpiresTheSessionWhileTheClientIsCutOff) {
     if (e.kind == TraceKind::State && e.code == static_cast<std::int32_t>(SessionState::Expired)) told_at = e.time;
     // Not connected again in between: it never heard of its create.
     if (e.kind == TraceKind::State && e.time > f[0]->time) {
-      EXPECT_NE(e.code, static_cast<std::int32_t>(SessionState::Connected)) << Trace::render(e);
+      EXPECT_NE(e.code, static_cast<std::int32_t>(SessionState::Connected)) << render_event(e);
     }
   }
   ASSERT_GE(expired_at, 0);

@@ -30,20 +30,20 @@ std::string check(const Trace& trace) {
   std::map<SessionId, SessionView> sessions;
   TimeMs last_time = 0;
   for (const TraceEvent& e : trace.events()) {
-    if (e.time < last_time) return fmt::format("time went back: {}", Trace::render(e));
+    if (e.time < last_time) return fmt::format("time went back: {}", render_event(e));
     last_time = e.time;
     if (e.session == SessionId{}) continue;
     SessionView& s = sessions[e.session];
     if (e.kind == TraceKind::Response && e.xid != 0) {
-      if (e.xid <= s.last_xid) return fmt::format("responses out of order: {}", Trace::render(e));
+      if (e.xid <= s.last_xid) return fmt::format("responses out of order: {}", render_event(e));
       s.last_xid = e.xid;
       if (!local_error(e.code)) {
-        if (e.zxid < s.max_zxid) return fmt::format("went back in time: {}", Trace::render(e));
+        if (e.zxid < s.max_zxid) return fmt::format("went back in time: {}", render_event(e));
         s.max_zxid = e.zxid;
       }
     }
     if (e.kind == TraceKind::Watch && e.zxid <= s.max_zxid) {
-      return fmt::format("watch event after a response that reflects it: {}", Trace::render(e));
+      return fmt::format("watch event after a response that reflects it: {}", render_event(e));
     }
   }
   return {};

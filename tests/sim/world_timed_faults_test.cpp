@@ -47,7 +47,7 @@ TEST(TimedFaults, AnyTimeStrikesClientsThatSendNothingWithEveryKind) {
     for (const TraceEvent* e : faults) ++kinds[e->code];
     // No request was sent after the connects: these struck idle clients.
     for (const TraceEvent& e : w.trace().events()) {
-      if (e.kind == TraceKind::Request) ADD_FAILURE() << "an idle client sent " << Trace::render(e);
+      if (e.kind == TraceKind::Request) ADD_FAILURE() << "an idle client sent " << render_event(e);
     }
   }
   for (FaultKind k : {FaultKind::DropBeforeApply, FaultKind::ExpireSession, FaultKind::Pause, FaultKind::Crash}) {

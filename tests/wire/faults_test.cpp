@@ -204,7 +204,7 @@ TEST(Trace, RecordsSessionsRequestsRepliesEventsAndFaults) {
   ASSERT_TRUE(fe.expire(a.session, 1004));
   std::vector<std::string> lines;
   for (const TraceEvent& e : fe.trace()) {
-    std::string line = Trace::render(e);
+    std::string line = render_event(e);
     line.erase(16, 19);  // the session id
     lines.push_back(line);
   }

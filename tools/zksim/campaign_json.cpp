@@ -2,7 +2,7 @@
 
 #include "common.h"
 #include "zksim/scenarios/property.h"
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 
 #include "args.h"
 #include "zksim/scenarios/workload.h"
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -2,10 +2,10 @@
 // change, fault and annotation, with simulated time, client, session and
 // zxid. Events are structured (no formatting on the hot path); the run's
 // hash folds in every field of every event, so two runs with equal hashes
-// did the same things at the same times.
+// did the same things at the same times. What the codes of the ZooKeeper
+// world's events mean, and their text, is zksim/zk_trace.h's.
 #pragma once
 
-#include "zksim/request.h"
 #include "zksim/types.h"
 
 #include <cstdint>
@@ -27,21 +27,6 @@ enum class TraceKind : std::uint8_t {
   Listener,    // a client's session listeners were told, on their own thread; code = KeeperState
 };
 
-// ConnectionRefused: a server behind the client's last seen zxid, down or
-// in an election closed its connection attempt; zxid is the server's,
-// detail says why. ServerCrashed, ServerRestarted, LeaderElected, LagBurst
-// and the three steps of a partition (docs/ensemble.md): code2 is the
-// server's index. A partition: the follower is cut off from the leader
-// (FollowerCut), notices it and drops its clients (FollowerLooking, only if
-// the cut lasts partition_detect_ms), and is back, caught up (FollowerRejoined).
-// WriteRefused: a write a cut follower held reached the leader after its
-// session had moved to another server (SESSIONMOVED); code2 the follower.
-enum class ServerAction : std::int32_t {
-  SessionOpened, SessionExpired, SessionClosed, Reaped, ConnectionRefused,
-  ServerCrashed, ServerRestarted, LeaderElected, LagBurst,
-  FollowerCut, FollowerLooking, FollowerRejoined, WriteRefused,
-};
-
 struct TraceEvent {
   TimeMs time = 0;
   TraceKind kind = TraceKind::Annotation;
@@ -54,10 +39,6 @@ struct TraceEvent {
   std::string path;
   std::string detail;
 };
-
-// Whether `e` tells of a fault: one struck at a client (TraceKind::Fault)
-// or at a server (a crash, a lag burst).
-bool is_fault(const TraceEvent& e);
 
 class Trace {
  public:
@@ -87,9 +68,6 @@ class Trace {
   // outlive the world; their storage then goes with them, not to the next
   // trace.
   std::vector<TraceEvent> take_events();
-  // One line per event: "t=12 c1 0x..01 z=0x5 response create /a ZOK".
-  std::string render() const;
-  static std::string render(const TraceEvent& e);
 
  private:
   static constexpr std::size_t kSpareStorage = 2;
@@ -111,11 +89,5 @@ class Trace {
   // trace's, kept for their capacity.
   std::vector<TraceEvent> storage_;
 };
-
-// Names used in the rendering of traces (request kinds: request_kind_name,
-// request.h): a fault's kind ("pause", ...).
-std::string_view fault_kind_name(std::int32_t kind);
-// "connecting", "connected", "expired", "closed" (a SessionState's code).
-std::string_view session_state_name(std::int32_t state);
 
 }  // namespace zksim

@@ -24,7 +24,7 @@
 #include "zksim/flavour.h"
 #include "zksim/server.h"
 #include "zksim/task.h"
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 
 #include <memory>
 #include <string>

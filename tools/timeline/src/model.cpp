@@ -1,7 +1,7 @@
 #include "model.h"
 
 #include "zksim/client.h"
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 
 #include "zksim/client.h"
 #include "zksim/fault.h"
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 
 #include <fmt/format.h>
 

@@ -105,7 +105,7 @@ std::string event_json(const TraceEvent& e) {
   return fmt::format(
       R"({{"time":{},"kind":"{}","client":{},"session":{},"zxid":{},"code":{},"code2":{},"xid":{},"path":{},"detail":{},"text":{}}})",
       e.time, kind_name(e.kind), e.client, session_text(e.session), e.zxid, e.code, e.code2, e.xid, js(e.path),
-      js(e.detail), js(Trace::render(e)));
+      js(e.detail), js(render_event(e)));
 }
 
 // --- commands ---

@@ -12,7 +12,7 @@
 
 #include "zksim/scenarios/history.h"
 #include "zksim/scenarios/property.h"
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 
 #include <map>
 #include <optional>

@@ -18,7 +18,7 @@
 #include "zksim/fault.h"
 #include "zksim/scenarios/history.h"
 #include "zksim/scenarios/workload.h"
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 
 #include <map>
 #include <optional>

@@ -16,7 +16,7 @@
 // says why HTTP, and gives clients in Python and Java.
 #pragma once
 
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 #include "zksim/wire/frontend.h"
 
 #include <functional>

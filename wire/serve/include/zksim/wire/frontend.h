@@ -16,7 +16,7 @@
 
 #include "zksim/fault.h"
 #include "zksim/server.h"
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 #include "zksim/wire/jute.h"
 
 #include <cstdint>
