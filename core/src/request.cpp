@@ -33,4 +33,22 @@ std::int32_t request_opcode(std::int32_t kind) {
   return known(kind) ? kKinds[static_cast<std::size_t>(kind)].opcode : -1;
 }
 
+std::string_view path_of(const Request& r) {
+  return std::visit(
+      [](const auto& q) -> std::string_view {
+        using Q = std::decay_t<decltype(q)>;
+        if constexpr (std::is_same_v<Q, MultiRequest>) {
+          if (q.ops.empty()) return {};
+          return std::visit([](const auto& op) -> std::string_view { return op.path; }, q.ops.front());
+        } else if constexpr (std::is_same_v<Q, SetWatchesRequest>) {
+          return {};
+        } else if constexpr (std::is_same_v<Q, GetEphemeralsRequest>) {
+          return q.prefix;
+        } else {
+          return q.path;
+        }
+      },
+      r);
+}
+
 }  // namespace zksim

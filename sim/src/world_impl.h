@@ -34,10 +34,6 @@ struct SessionHash {
 };
 
 
-// The path a request names (a multi's first op's; "" for setWatches),
-// viewing into the request.
-std::string_view path_of(const Request& r);
-
 // A request a coroutine is waiting on; lives in the awaiting coroutine's frame.
 struct PendingOp {
   std::int32_t kind = 0;      // index in Request

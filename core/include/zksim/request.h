@@ -133,6 +133,11 @@ struct IndexIn<T, std::variant<Ts...>> {
 template <class T>
 inline constexpr std::int32_t request_kind = detail::IndexIn<T, Request>::value;
 
+// The path a request names, for traces, watches and RequestMatch: a
+// multi's first op's ("" for an empty multi), getEphemerals' prefix, ""
+// for setWatches; a view into the request.
+std::string_view path_of(const Request& r);
+
 struct CreateResponse {
   std::string path;  // with the sequential suffix, if any
   Stat stat;

@@ -179,24 +179,6 @@ void Frontend::Impl::record(TraceKind kind, SessionId session, std::int64_t zxid
                              .detail = std::string(detail)});
 }
 
-std::string_view path_of(const Request& r) {
-  return std::visit(
-      [](const auto& q) -> std::string_view {
-        using Q = std::decay_t<decltype(q)>;
-        if constexpr (std::is_same_v<Q, MultiRequest>) {
-          if (q.ops.empty()) return {};
-          return std::visit([](const auto& op) -> std::string_view { return op.path; }, q.ops.front());
-        } else if constexpr (std::is_same_v<Q, SetWatchesRequest>) {
-          return {};
-        } else if constexpr (std::is_same_v<Q, GetEphemeralsRequest>) {
-          return q.prefix;
-        } else {
-          return q.path;
-        }
-      },
-      r);
-}
-
 void Frontend::Impl::answered(Connection& c, OpCode code, std::int32_t xid, TimeMs now) {
   if (xid >= 0) c.stats.last_cxid = xid;  // not the special xids
   c.stats.last_op = last_op_name(code);

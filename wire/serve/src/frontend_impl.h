@@ -3,7 +3,7 @@
 #pragma once
 
 #include "zksim/fault.h"
-#include "zksim/trace.h"
+#include "zksim/zk_trace.h"
 #include "zksim/wire/frontend.h"
 #include "zksim/wire/opcode.h"
 #include "zksim/wire/reply.h"
@@ -153,8 +153,5 @@ struct Frontend::Impl {
 
 // ServerCnxn's short name of an operation (cons' "lop").
 const char* last_op_name(OpCode code);
-// The path a request names, for the trace and RequestMatch: a multi's
-// first op's, getEphemerals' prefix, none for setWatches.
-std::string_view path_of(const Request& r);
 
 }  // namespace zksim::wire
