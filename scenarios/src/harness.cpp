@@ -104,15 +104,10 @@ std::string Report::text() const {
   return out;
 }
 
-Report check(const std::string& recipe, const CheckOptions& o) {
+Report verdicts(const std::string& recipe, const std::vector<RecipeCampaign>& campaigns,
+                const std::vector<CampaignResult>& results, const std::string& out_dir, int shrink_runs) {
   Report report;
   report.recipe = recipe;
-  report.error = problem(recipe, o);
-  if (!report.error.empty()) return report;
-  std::vector<RecipeCampaign> campaigns = campaigns_for(recipe, o);
-  std::vector<Campaign> plain;
-  for (const RecipeCampaign& c : campaigns) plain.push_back(c.campaign);
-  const std::vector<CampaignResult> results = explore(plain, ExploreOptions{});
   for (const CampaignResult& r : results) report.runs += r.runs;
   for (const std::string& property : properties_of(recipe)) {
     PropertyVerdict v;
@@ -124,14 +119,14 @@ Report check(const std::string& recipe, const CheckOptions& o) {
       v.fault = campaigns[i].fault;
       v.finding = found->second;
       std::string why;
-      std::optional<Scenario> s = shrink(campaigns[i].campaign, v.finding, o.shrink_runs, &why);
+      std::optional<Scenario> s = shrink(campaigns[i].campaign, v.finding, shrink_runs, &why);
       if (!s) {
         report.error = why;
         return report;
       }
       v.scenario = write_scenario(*s);
-      if (o.out_dir.empty()) continue;
-      const std::string path = fmt::format("{}/{}.{}.{}.{}.scn", o.out_dir, file_stem(recipe), property, v.fault,
+      if (out_dir.empty()) continue;
+      const std::string path = fmt::format("{}/{}.{}.{}.{}.scn", out_dir, file_stem(recipe), property, v.fault,
                                            finding_label(campaigns[i].campaign, v.finding));
       if (std::string failed = write_scenario_file(*s, path); !failed.empty()) {
         report.error = failed;
@@ -143,6 +138,14 @@ Report check(const std::string& recipe, const CheckOptions& o) {
     report.properties.push_back(std::move(v));
   }
   return report;
+}
+
+Report check(const std::string& recipe, const CheckOptions& o) {
+  if (std::string why = problem(recipe, o); !why.empty()) return Report{.recipe = recipe, .error = why};
+  const std::vector<RecipeCampaign> campaigns = campaigns_for(recipe, o);
+  std::vector<Campaign> plain;
+  for (const RecipeCampaign& c : campaigns) plain.push_back(c.campaign);
+  return verdicts(recipe, campaigns, explore(plain, ExploreOptions{}), o.out_dir, o.shrink_runs);
 }
 
 }  // namespace zksim::scenarios

@@ -69,23 +69,23 @@ std::vector<cli::MatrixCampaign> campaigns_of(const std::vector<std::string>& re
                                               std::optional<Strategy> strategy, std::int64_t budget) {
   cli::MatrixOptions o;
   o.recipes = recipes;
-  o.faults = {"none"};
-  for (int k = 0; k < kFaultClasses; ++k) o.faults.emplace_back(fault_class_name(k));
-  o.runs = budget;
+  o.check.faults = {"none"};
+  for (int k = 0; k < kFaultClasses; ++k) o.check.faults.emplace_back(fault_class_name(k));
+  o.check.runs = budget;
   if (!strategy) {
-    if (!clients.drawn) o.search->flavours = clients.flavours;
+    if (!clients.drawn) o.check.search->flavours = clients.flavours;
     std::vector<cli::MatrixCampaign> campaigns = cli::matrix_campaigns(o);
     for (const std::string& recipe : recipes) {
       cli::MatrixCampaign m = campaigns.front();
       m.recipe = m.campaign.workload.recipe = recipe;
       m.fault = m.campaign.faults = "drawn";
       m.campaign.search = scenarios::default_search();
-      m.campaign.search->flavours = o.search->flavours;
+      m.campaign.search->flavours = o.check.search->flavours;
       campaigns.push_back(std::move(m));
     }
     return campaigns;
   }
-  o.search.reset();
+  o.check.search.reset();
   std::vector<cli::MatrixCampaign> campaigns = cli::matrix_campaigns(o);
   for (cli::MatrixCampaign& m : cli::matrix_campaigns(o)) {
     m.fault += "+varied";

@@ -91,13 +91,16 @@ MatrixOptions options_from(const Args& a, LeaseTableOptions& lease_options) {
     std::erase_if(faults, [&](const std::string& f) { return !known(wanted, f); });
     std::erase_if(lease_faults, [&](const std::string& f) { return !known(wanted, f); });
   }
-  o.faults = faults;
+  scenarios::CheckOptions& c = o.check;
+  c.faults = faults;
   lease_options.faults = lease_faults;
-  o.runs = a.integer("--budget", 300, 1, 100'000'000);
-  o.seed = a.unsigned64("--seed", 1);
-  o.clients = static_cast<int>(a.integer("--clients", 4, 1, 100));
-  o.rounds = static_cast<int>(a.integer("--rounds", 4, 1, 10'000));
-  if (a.flag("--fixed")) o.search.reset();
+  c.runs = a.integer("--budget", c.runs, 1, 100'000'000);
+  c.seed = a.unsigned64("--seed", c.seed);
+  c.clients = static_cast<int>(a.integer("--clients", c.clients, 1, 100));
+  c.rounds = static_cast<int>(a.integer("--rounds", c.rounds, 1, 10'000));
+  c.shrink_runs = static_cast<int>(a.integer("--shrink-runs", c.shrink_runs, 0, 1'000'000));
+  c.out_dir = a.text("--out", "failures");
+  if (a.flag("--fixed")) c.search.reset();
   const scenarios::ClientChoice clients = parse_clients("zksim matrix --client", a.text("--client", "any"));
   const std::optional<int> servers =
       a.has("--servers") ? std::optional<int>(static_cast<int>(a.integer("--servers", 1, 1, 9))) : std::nullopt;
@@ -105,17 +108,17 @@ MatrixOptions options_from(const Args& a, LeaseTableOptions& lease_options) {
   if (a.has("--sequence-start")) {
     sequence_start = static_cast<std::int32_t>(a.integer("--sequence-start", 0, INT32_MIN, INT32_MAX));
   }
-  if (o.search) {
-    if (!clients.drawn) o.search->flavours = clients.flavours;
-    if (a.flag("--varied")) o.search->varied = true;
-    o.search->servers = servers;
-    o.search->sequence_start = sequence_start;
+  if (c.search) {
+    if (!clients.drawn) c.search->flavours = clients.flavours;
+    if (a.flag("--varied")) c.search->varied = true;
+    c.search->servers = servers;
+    c.search->sequence_start = sequence_start;
   } else if (!clients.drawn || a.flag("--varied") || servers || sequence_start) {
     throw UsageError("zksim matrix --fixed: --client, --varied, --servers and --sequence-start narrow what runs draw; "
                      "with --fixed runs draw nothing");
   }
-  lease_options.runs = o.runs;
-  lease_options.seed = o.seed;
+  lease_options.runs = c.runs;
+  lease_options.seed = c.seed;
   return o;
 }
 
@@ -125,11 +128,9 @@ int matrix_main(const Args& args) {
   LeaseTableOptions lease_options;
   const MatrixOptions o = options_from(args, lease_options);
   const int jobs = static_cast<int>(args.integer("--jobs", 1, 1, 64));
-  const int shrink_runs = static_cast<int>(args.integer("--shrink-runs", 500, 0, 1'000'000));
-  const std::string out_dir = args.text("--out", "failures");
   std::vector<MatrixCampaign> campaigns = matrix_campaigns(o);
 
-  check_output_dir("zksim matrix --out", out_dir);
+  check_output_dir("zksim matrix --out", o.check.out_dir);
   ProgressLine line(stderr_is_terminal());
   std::vector<Campaign> plain;
   for (const MatrixCampaign& c : campaigns) plain.push_back(c.campaign);
@@ -145,11 +146,11 @@ int matrix_main(const Args& args) {
   CampaignResult all;
   for (const MatrixCampaign& c : campaigns) merge_into(all, c.result);
   line.show("matrix: shrinking violations", all.runs, all.probes_reached(), all.violating_runs);
-  const Matrix m = verdicts(o, campaigns, out_dir, shrink_runs);
+  const Matrix m = verdicts(o, campaigns);
   line.show("matrix: the lease locks", all.runs, all.probes_reached(), all.violating_runs);
   const LeaseTable lease = lease_table(lease_options);
   line.clear();
-  const bool zookeeper = !o.recipes.empty() && !o.faults.empty();
+  const bool zookeeper = !o.recipes.empty() && !o.check.faults.empty();
   const bool leases = !lease_options.recipes.empty() && !lease_options.faults.empty();
   if (args.flag("--json")) {
     nlohmann::json j = zookeeper ? matrix_json(m, campaigns) : nlohmann::json::object();

@@ -16,13 +16,9 @@ namespace zksim::cli {
 
 struct MatrixOptions {
   std::vector<std::string> recipes;  // in recipe_names() order
-  std::vector<std::string> faults;   // "none" and/or fault class names, in that order
-  std::int64_t runs = 300;           // per recipe and fault configuration
-  std::uint64_t seed = 1;
-  int clients = 4, rounds = 4;
-  // What every run draws and what is fixed (search.h); each campaign
-  // strikes with its own fault configuration.
-  std::optional<scenarios::SearchSpace> search = scenarios::default_search();
+  // Each recipe's campaigns and verdicts, as check() makes them; `faults`
+  // names "none" and/or fault class names, in that order.
+  scenarios::CheckOptions check;
 };
 
 struct MatrixCampaign {
@@ -58,10 +54,10 @@ struct Matrix {
   bool ok() const;
 };
 
-// The rows, from explored campaigns; each violated cell's first finding is
-// shrunk (at most `shrink_runs` runs) and written under `out_dir`.
-Matrix verdicts(const MatrixOptions& o, const std::vector<MatrixCampaign>& done, const std::string& out_dir,
-                int shrink_runs);
+// The rows, from explored campaigns: each recipe's scenarios::verdicts
+// (its violations shrunk and written as o.check says). Throws UsageError
+// when a finding cannot be shrunk or written.
+Matrix verdicts(const MatrixOptions& o, const std::vector<MatrixCampaign>& done);
 
 std::string matrix_text(const Matrix& m);
 nlohmann::json matrix_json(const Matrix& m, const std::vector<MatrixCampaign>& done);

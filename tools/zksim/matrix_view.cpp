@@ -62,11 +62,11 @@ std::string matrix_text(const Matrix& m) {
   for (const RecipeRow& r : m.rows) recipe_width = std::max(recipe_width, r.recipe.size());
 
   std::string out = fmt::format("zksim matrix: {} recipes x {} fault configs ({}) x {} runs, seed {}\n",
-                                m.rows.size(), m.options.faults.size(), fmt::join(m.options.faults, ", "),
-                                m.options.runs, m.options.seed);
+                                m.rows.size(), m.options.check.faults.size(), fmt::join(m.options.check.faults, ", "),
+                                m.options.check.runs, m.options.check.seed);
   // What every run of a fault configuration draws: the search without its classes.
-  if (m.options.search) {
-    scenarios::SearchSpace rest = *m.options.search;
+  if (m.options.check.search) {
+    scenarios::SearchSpace rest = *m.options.check.search;
     rest.faults.clear();
     out += fmt::format("each configuration's class strikes in every run, and {}\n\n",
                        scenarios::describe(rest, scenarios::Workload{}));
@@ -170,9 +170,9 @@ nlohmann::json matrix_json(const Matrix& m, const std::vector<MatrixCampaign>& d
     campaigns.push_back(json{{"recipe", c.recipe}, {"faults", c.fault}, {"campaign", campaign_json(c.campaign)},
                              {"result", result_json(c.result)}});
   }
-  return json{{"runs_per_campaign", m.options.runs},
-              {"seed", m.options.seed},
-              {"fault_configs", m.options.faults},
+  return json{{"runs_per_campaign", m.options.check.runs},
+              {"seed", m.options.check.seed},
+              {"fault_configs", m.options.check.faults},
               {"runs", m.runs},
               {"recipes", recipes},
               {"campaigns", campaigns},

@@ -86,9 +86,18 @@ struct Report {
   std::string text() const;
 };
 
-// Runs every campaign of campaigns_for(recipe, o), checks, shrinks and
-// writes what it found. Wall-clock time is spent, never read by a run:
-// the same options give the same report.
+// The one assembly of verdicts, for check() and `zksim matrix` alike:
+// `recipe`'s properties judged from its campaigns (campaigns_for's, in that
+// order) and their results (`results[i]` of `campaigns[i]`). A property
+// is violated by the first campaign that found it; that finding is shrunk
+// (at most `shrink_runs` runs) and, unless `out_dir` is "", written there.
+// Report::error says why a finding could not be shrunk or written.
+Report verdicts(const std::string& recipe, const std::vector<RecipeCampaign>& campaigns,
+                const std::vector<CampaignResult>& results, const std::string& out_dir, int shrink_runs);
+
+// Runs every campaign of campaigns_for(recipe, o) and returns their
+// verdicts. Wall-clock time is spent, never read by a run: the same
+// options give the same report.
 Report check(const std::string& recipe, const CheckOptions& o = {});
 
 }  // namespace zksim::scenarios
