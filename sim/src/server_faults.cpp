@@ -18,8 +18,8 @@ bool World::Impl::crash_server(int i, std::string_view why) {
   // Its clients lose their connections; when the leader goes, every
   // follower's too: they stop serving while they look for a leader
   // (QuorumPeer goes LOOKING and shuts its ZooKeeperServer down).
-  for (std::uint64_t id = 1; id < conns.size(); ++id) {
-    Conn* c = find_conn(id);
+  for (std::uint64_t id = 1; id < net.end(); ++id) {
+    Conn* c = net.find(id);
     if (c && c->server_open && (led || c->server == i)) server_close(id);
   }
   // What a cut follower held for the leader dies with either.
@@ -62,8 +62,8 @@ bool World::Impl::partition_server(int f, TimeMs duration_ms) {
          static_cast<int>(ServerAction::FollowerCut), f, 0, {},
          fmt::format("cut off from the leader for {} ms", duration_ms));
   // The leader hears its clients' sessions no more: their deadlines run.
-  for (std::uint64_t id = 1; id < conns.size(); ++id) {
-    Conn* c = find_conn(id);
+  for (std::uint64_t id = 1; id < net.end(); ++id) {
+    Conn* c = net.find(id);
     if (c && c->server_open && c->server == f && c->session != SessionId{}) {
       go_silent(*handles[static_cast<std::size_t>(c->handle)], now());
     }
@@ -85,8 +85,8 @@ void World::Impl::notice_cut(int f, std::uint64_t cut) {
          static_cast<int>(ServerAction::FollowerLooking), f, 0, {},
          fmt::format("no word from the leader for {} ms", cfg.partition_detect_ms));
   held.erase(f);
-  for (std::uint64_t id = 1; id < conns.size(); ++id) {
-    Conn* c = find_conn(id);
+  for (std::uint64_t id = 1; id < net.end(); ++id) {
+    Conn* c = net.find(id);
     if (c && c->server_open && c->server == f) server_close(id);
   }
 }
@@ -98,8 +98,8 @@ void World::Impl::end_cut(int f, std::uint64_t cut) {
   ensemble.end_cut(f);
   record(TraceKind::Server, -1, SessionId{}, ensemble.server(f).last_zxid().value,
          static_cast<int>(ServerAction::FollowerRejoined), f);
-  for (std::uint64_t id = 1; id < conns.size(); ++id) {
-    Conn* c = find_conn(id);
+  for (std::uint64_t id = 1; id < net.end(); ++id) {
+    Conn* c = net.find(id);
     if (c && c->server_open && c->server == f) go_healthy(*handles[static_cast<std::size_t>(c->handle)]);
   }
   release_held(f);
@@ -107,7 +107,7 @@ void World::Impl::end_cut(int f, std::uint64_t cut) {
 
 void World::Impl::crash_leader_with(std::uint64_t conn, UpMsg& msg) {
   leader_crash_armed = false;
-  const Conn& c = *find_conn(conn);
+  const Conn& c = *net.find(conn);
   // Decision 0, the milder: the proposal had not reached a quorum and the
   // new leader truncates it. 1: a quorum logged it, so it survives (ZAB).
   const bool committed = decisions.pick(2) == 1;
@@ -124,7 +124,7 @@ void World::Impl::crash_leader_with(std::uint64_t conn, UpMsg& msg) {
 
 void World::Impl::move_session_with(std::uint64_t conn, UpMsg& msg) {
   session_move_armed = false;
-  Conn& c = *find_conn(conn);
+  Conn& c = *net.find(conn);
   // Decision 0, the milder: the client reconnected elsewhere before the
   // write reached the leader, which refuses it (PrepRequestProcessor's
   // checkSession: SESSIONMOVED; the old server closes the connection).

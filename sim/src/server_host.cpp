@@ -32,7 +32,7 @@ class DecidedOrder final : public ChildOrder {
 }  // namespace
 
 void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
-  Conn& c = *find_conn(conn);
+  Conn& c = *net.find(conn);
   Server& here = ensemble.server(c.server);
   if (!ensemble.serving(c.server, now())) {
     // A crashed server takes no connection; one looking for a leader
@@ -85,13 +85,13 @@ void World::Impl::serve_connect(std::uint64_t conn, const UpMsg& msg) {
   } else {
     DownMsg reply;
     reply.kind = DownMsg::ConnectExpired;
-    send_down(conn, std::move(reply));
+    net.send_down(conn, std::move(reply));
     server_close(conn);
   }
 }
 
 void World::Impl::connected(std::uint64_t conn, SessionId session) {
-  Conn& c = *find_conn(conn);
+  Conn& c = *net.find(conn);
   Handle& h = *handles[static_cast<std::size_t>(c.handle)];
   DownMsg reply;
   reply.kind = DownMsg::ConnectOk;
@@ -101,11 +101,11 @@ void World::Impl::connected(std::uint64_t conn, SessionId session) {
   session_conn[session] = conn;
   handle_of_session[session] = h.index;
   go_healthy(h);
-  send_down(conn, std::move(reply));
+  net.send_down(conn, std::move(reply));
 }
 
 void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
-  Conn& c = *find_conn(conn);
+  Conn& c = *net.find(conn);
   SessionId session = c.session;
   Handle& h = *handles[static_cast<std::size_t>(c.handle)];
   const bool on_leader = ensemble.is_leader(c.server);
@@ -122,7 +122,7 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
       ++c.waiting;
       return;
     }
-    send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
+    net.send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
     session_conn.erase(session);
     session_owner.erase(session);
     c.server_open = false;
@@ -171,7 +171,7 @@ void World::Impl::serve_request(std::uint64_t conn, UpMsg& msg) {
       return;
     }
     publish(out, out.zxid.value);
-    send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
+    net.send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
   } else {
     serve_on_follower(c, conn, msg);
     if (is(FaultKind::DropAfterApply)) {
@@ -226,7 +226,7 @@ void World::Impl::release_held(int f) {
   std::vector<Held> items = std::move(it->second);
   held.erase(it);
   for (Held& m : items) {
-    Conn* c = find_conn(m.conn);
+    Conn* c = net.find(m.conn);
     if (c && c->server_open) {
       --c->waiting;
       switch (m.msg.kind) {
@@ -312,11 +312,11 @@ void World::Impl::serve_on_follower(Conn& c, std::uint64_t conn, UpMsg& msg) {
     return;
   }
   publish(out, out.zxid.value);
-  send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
+  net.send_down(conn, DownMsg{DownMsg::Reply, msg.xid, std::move(out)});
 }
 
 Conn* World::Impl::still_served(const Waiter& w) {
-  Conn* c = find_conn(w.conn);
+  Conn* c = net.find(w.conn);
   return c && c->server_open ? c : nullptr;
 }
 
@@ -332,13 +332,13 @@ void World::Impl::follower_applied(int server, const Txn& txn, std::vector<Outco
       connected(txn.waiter.conn, txn.session);
       return;
     case Txn::Kind::CloseSession:
-      send_down(txn.waiter.conn, DownMsg{DownMsg::Reply, txn.waiter.xid, std::move(outs.front())});
+      net.send_down(txn.waiter.conn, DownMsg{DownMsg::Reply, txn.waiter.xid, std::move(outs.front())});
       session_conn.erase(txn.session);
       session_owner.erase(txn.session);
       c->server_open = false;
       return;
     case Txn::Kind::Write:
-      send_down(txn.waiter.conn, DownMsg{DownMsg::Reply, txn.waiter.xid, std::move(outs.front())});
+      net.send_down(txn.waiter.conn, DownMsg{DownMsg::Reply, txn.waiter.xid, std::move(outs.front())});
       return;
     case Txn::Kind::Expire:
     case Txn::Kind::Reap:
@@ -369,7 +369,7 @@ void World::Impl::follower_reached(int server, Pending& p) {
     }
     publish(out, out.zxid.value);
   }
-  send_down(p.waiter.conn, DownMsg{DownMsg::Reply, p.waiter.xid, std::move(out)});
+  net.send_down(p.waiter.conn, DownMsg{DownMsg::Reply, p.waiter.xid, std::move(out)});
 }
 
 void World::Impl::publish(Outcome& out, std::int64_t zxid) {
@@ -380,7 +380,7 @@ void World::Impl::publish(Outcome& out, std::int64_t zxid) {
     msg.kind = DownMsg::Event;
     msg.event = std::move(n.event);
     msg.zxid = zxid;
-    send_down(it->second, std::move(msg));
+    net.send_down(it->second, std::move(msg));
   }
   out.notifications.clear();
 }
@@ -429,7 +429,7 @@ void World::Impl::go_healthy(Handle& h) {
   if (s == session_conn.end()) return;
   // A follower cut off from the leader forwards no session touches
   // (Learner's ping carries them): the leader hears of it only once healed.
-  if (ensemble.cut(find_conn(s->second)->server)) return;
+  if (ensemble.cut(net.find(s->second)->server)) return;
   unmark_silent(h.session);
   h.last_send = now();
 }
@@ -473,7 +473,7 @@ void World::Impl::expire_session(SessionId s) {
 
 void World::Impl::close_expired(SessionId s, int server) {
   auto conn = session_conn.find(s);
-  if (conn != session_conn.end() && find_conn(conn->second)->server == server) server_close(conn->second);
+  if (conn != session_conn.end() && net.find(conn->second)->server == server) server_close(conn->second);
 }
 
 void World::Impl::reap() {

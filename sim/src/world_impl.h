@@ -1,11 +1,14 @@
 // Private state of zksim::World: its event loop (runtime::EventLoop),
-// connections, client handles (one per session, like a zhandle) and their
-// client views, tasks and faults. world.cpp runs the network and the faults;
-// server_host.cpp serves connections with the servers, an Ensemble
-// (ensemble.h); sim_client.cpp is the client library side.
+// network (network.h), client handles (one per session, like a zhandle)
+// and their client views, tasks and faults. world.cpp runs the tasks and
+// wires the network's ends; server_host.cpp serves connections with the servers, an
+// Ensemble (ensemble.h); client_library.cpp is the client library and
+// sim_client.cpp the Client over it; nemesis.cpp and server_faults.cpp
+// strike the faults.
 #pragma once
 
 #include "ensemble.h"
+#include "network.h"
 #include "node_reuse.h"
 #include "zksim/event_loop.h"
 #include "zksim/flavour.h"
@@ -53,71 +56,6 @@ struct PendingOp {
   // it points at it. Starts as a sync, whose default needs no allocation (a
   // default CreateRequest would build the open ACL for every call).
   Request request{std::in_place_type<SyncRequest>};
-};
-
-struct UpMsg {
-  enum Kind : std::uint8_t { Connect, Req, Close } kind = Req;
-  std::uint32_t xid = 0;     // 0: no reply expected (setWatches)
-  int view = -1;             // the client view that sent it
-  // Req: the request, held by the sender's PendingOp. An op completes or
-  // goes away only once its connection can no longer be served, so the
-  // server never reads a request whose op is gone (forget() hands the
-  // request over to `own` if that ever changes). A setWatches, which has
-  // no op, travels in `own`.
-  const Request* request = nullptr;
-  std::unique_ptr<Request> own;
-  SessionId session;         // Connect: 0 for a new session
-  int timeout_ms = 0;        // Connect
-  std::int64_t last_zxid = 0;  // Connect: the last zxid the client has seen
-};
-
-struct DownMsg {
-  enum Kind : std::uint8_t { ConnectOk, ConnectExpired, Reply, Event, Closed } kind = Reply;
-  std::uint32_t xid = 0;
-  Outcome outcome;             // Reply
-  WatchedEvent event;          // Event
-  std::int64_t zxid = 0;       // Event: the txn that fired it
-  SessionId session;           // ConnectOk
-  int timeout_ms = 0;          // ConnectOk
-};
-
-// A FIFO that reuses its storage: a channel holds a message or two at a
-// time, and std::deque would allocate a block every couple of messages.
-template <class T>
-class Fifo {
- public:
-  bool empty() const { return head_ == items_.size(); }
-  T& front() { return items_[head_]; }
-  template <class F>
-  void for_each(F f) {
-    for (std::size_t i = head_; i < items_.size(); ++i) f(items_[i]);
-  }
-  void push_back(T&& v) { items_.push_back(std::move(v)); }
-  void pop_front() {
-    if (++head_ == items_.size()) {
-      items_.clear();
-      head_ = 0;
-    }
-  }
-
- private:
-  std::vector<T> items_;
-  std::size_t head_ = 0;
-};
-
-struct Conn {
-  int handle = -1;
-  Fifo<UpMsg> up;
-  Fifo<DownMsg> down;
-  TimeMs up_last = 0, down_last = 0;  // last scheduled delivery, for FIFO
-  bool client_open = true;            // the client still reads and writes it
-  bool server_open = true;            // the server still serves it
-  SessionId session;                  // bound by the server at connect
-  TimeMs extra_delay_next = 0;        // a Delay fault for the next down message
-  int server = 0;                     // the server it is to
-  // Answers its (follower) server still owes it from its queue: while
-  // there are any, the session's next requests queue behind them.
-  int waiting = 0;
 };
 
 // One session as a client library holds it: the C client's zhandle. As a
@@ -192,10 +130,8 @@ struct World::Impl {
   DecisionSource& decisions;
   Ensemble ensemble;
   Trace trace;
-  // Time and events; messages are posts on two channels (deliver_up and
-  // deliver_down of a connection id), the rest calls.
   runtime::EventLoop loop;
-  int up_channel = 0, down_channel = 0;
+  Network net;
   TimeMs now() const { return loop.now(); }
   bool step(TimeMs limit);
 
@@ -219,19 +155,12 @@ struct World::Impl {
   // Registers `task` as a root of `process`, suspended; the function returned starts it.
   std::function<void()> add_root(int process, Task<> task);
 
-  // --- network (world.cpp) ---
-  // By connection id (ids are never reused; a closed one is a null slot).
-  std::vector<std::unique_ptr<Conn>> conns{1};
-  Conn* find_conn(std::uint64_t id) {
-    return id < conns.size() ? conns[static_cast<std::size_t>(id)].get() : nullptr;
-  }
-  std::uint64_t next_conn = 1;
-  // The delay of a message to or from handle `handle`.
-  TimeMs message_delay(int handle);
+  // --- the network's ends (world.cpp) ---
+  // `msg` goes up `h`'s connection, if it has one.
   void send_up(Handle& h, UpMsg msg);
-  void send_down(std::uint64_t conn, DownMsg msg);
-  void deliver_up(std::uint64_t conn);
-  void deliver_down(std::uint64_t conn);
+  // Network::Hooks: a message reached a server; one reached a client.
+  void at_server(std::uint64_t conn, UpMsg& msg);
+  void at_client(std::uint64_t conn, DownMsg& msg);
   // The server closes its end: the client learns after what was already sent.
   void server_close(std::uint64_t conn);
   // The client closes its end (disconnect, crash): the server stops serving it.
@@ -325,7 +254,7 @@ struct World::Impl {
   void move_session_with(std::uint64_t conn, UpMsg& msg);
   void strike_ensemble(TimedFault fault);
 
-  // --- faults (world.cpp) ---
+  // --- faults (nemesis.cpp) ---
   struct Armed {
     ScriptedFault fault;
     std::int32_t seen = 0;
@@ -368,7 +297,7 @@ struct World::Impl {
   // cannot reconnect before then.
   void cut_off(Handle& h, TimeMs until, std::string_view why);
 
-  // --- client library (sim_client.cpp) ---
+  // --- client library (client_library.cpp) ---
   // Sends (or queues) op.request; false if it completed at once (op.result set).
   bool submit(Handle& h, PendingOp& op);
   // A call answered without the server (refused, or on a closed handle):

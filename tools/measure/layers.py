@@ -39,7 +39,7 @@ LAYERS = [
      r"^zksim::(Server|Ensemble|detail::(DataTree|SessionTable|WatchManager|hash_bytes|SmallString"
      r"|ChildIds|NodeReuse)|validate_path|open_acl|detail::acl)"),
     ("client library and event loop",
-     r"^(zksim::(World|SimClient|Handle|Outcome|DownMsg|UpMsg|PendingOp|CreateRequest|Signal|Watching|runtime::"
+     r"^(zksim::(World|SimClient|Handle|Outcome|DownMsg|UpMsg|PendingOp|CreateRequest|Signal|Watching|Network|runtime::"
      r"|client_accepts_path|c_client_refusal|path_of|parent_of|\(anonymous namespace\))"
      r"|std::_Function_handler<void \(\), zksim::)"),
     ("recipes", r"^zksim::recipes::"),
