@@ -8,7 +8,7 @@
 
 namespace zksim::lease {
 
-std::optional<LeaseViolation> check_resource_exclusion(const std::vector<LeaseHold>& holds,
+std::optional<Violation> check_resource_exclusion(const std::vector<LeaseHold>& holds,
                                                        const std::vector<int>& writes) {
   std::set<int> closed;
   for (std::size_t i = 1; i < writes.size(); ++i) {
@@ -16,10 +16,11 @@ std::optional<LeaseViolation> check_resource_exclusion(const std::vector<LeaseHo
     if (closed.count(writes[i])) {
       const LeaseHold& a = holds[writes[i]];
       const LeaseHold& b = holds[writes[i - 1]];
-      return LeaseViolation{"resource-exclusion",
-                            fmt::format("p{}'s hold {} wrote after p{}'s hold {} had written", a.process, a.number,
-                                        b.process, b.number),
-                            -1, {a.process, b.process}};
+      return Violation{.property = "resource-exclusion",
+                       .message = fmt::format("p{}'s hold {} wrote after p{}'s hold {} had written", a.process,
+                                              a.number, b.process, b.number),
+                       .clients = {a.process, b.process},
+                       .time = -1};
     }
   }
   return std::nullopt;
@@ -31,7 +32,7 @@ bool excused(const LeaseHold& h, TimeMs overlap) {
 }
 }  // namespace
 
-std::optional<LeaseViolation> check_belief_exclusion(const std::vector<LeaseHold>& holds) {
+std::optional<Violation> check_belief_exclusion(const std::vector<LeaseHold>& holds) {
   for (std::size_t i = 0; i < holds.size(); ++i) {
     for (std::size_t j = i + 1; j < holds.size(); ++j) {
       const LeaseHold& a = holds[i];
@@ -39,22 +40,25 @@ std::optional<LeaseViolation> check_belief_exclusion(const std::vector<LeaseHold
       if (a.process == b.process) continue;
       const TimeMs s = std::max(a.start, b.start);
       if (s >= std::min(a.end, b.end) || excused(a, s) || excused(b, s)) continue;
-      return LeaseViolation{"belief-exclusion",
-                            fmt::format("p{} (hold {}) and p{} (hold {}) both held the lock at {} ms", a.process,
-                                        a.number, b.process, b.number, s),
-                            s, {a.process, b.process}};
+      return Violation{.property = "belief-exclusion",
+                       .message = fmt::format("p{} (hold {}) and p{} (hold {}) both held the lock at {} ms",
+                                              a.process, a.number, b.process, b.number, s),
+                       .clients = {a.process, b.process},
+                       .time = s};
     }
   }
   return std::nullopt;
 }
 
-std::optional<LeaseViolation> check_lease_kept(const std::vector<LeaseHold>& holds) {
+std::optional<Violation> check_lease_kept(const std::vector<LeaseHold>& holds) {
   for (const LeaseHold& h : holds) {
     if (h.lost_at_release && !h.cut_off) {
-      return LeaseViolation{"lease-kept", fmt::format("p{} (hold {}) had lost the lock by its release at {} ms though "
-                                                      "nothing had cut it off",
-                                                      h.process, h.number, h.end),
-                            h.end, {h.process}};
+      return Violation{.property = "lease-kept",
+                       .message = fmt::format("p{} (hold {}) had lost the lock by its release at {} ms though "
+                                              "nothing had cut it off",
+                                              h.process, h.number, h.end),
+                       .clients = {h.process},
+                       .time = h.end};
     }
   }
   return std::nullopt;
@@ -72,13 +76,13 @@ std::map<std::uint64_t, std::vector<const LeaseWakeup*>> by_change(const std::ve
 }
 }  // namespace
 
-std::optional<LeaseViolation> check_herd(const std::vector<LeaseWakeup>& wakeups) {
+std::optional<Violation> check_herd(const std::vector<LeaseWakeup>& wakeups) {
   for (const auto& [change, woken] : by_change(wakeups, /*lasted_only=*/true)) {
     if (woken.size() < 2) continue;
-    LeaseViolation v{.property = "herd-effect", .time = woken.front()->time};
+    Violation v{.property = "herd-effect", .time = woken.front()->time};
     std::string who;
     for (const LeaseWakeup* w : woken) {
-      v.processes.push_back(w->process);
+      v.clients.push_back(w->process);
       who += fmt::format("{}p{}", who.empty() ? "" : ", ", w->process);
     }
     v.message = fmt::format("one change woke {} waiters whose leases lasted ({}) at {} ms", woken.size(), who, v.time);

@@ -118,10 +118,11 @@ class Harness {
     if (!out.finished) {
       // The run stops at the time limit, when nothing is left to happen, or
       // after the world's bound on events: the message says when.
-      out.violations.push_back(
-          {"liveness", fmt::format("the clients had not finished their {} rounds when the run stopped at {} ms "
-                                   "(limit {} ms)",
-                                   w_.rounds, world_.now(), w_.limit_ms)});
+      out.violations.push_back({.property = "liveness",
+                                .message = fmt::format("the clients had not finished their {} rounds when the run "
+                                                       "stopped at {} ms (limit {} ms)",
+                                                       w_.rounds, world_.now(), w_.limit_ms),
+                                .time = -1});
     }
     out.holds = static_cast<int>(holds_.size());
     out.faults = faults_;

@@ -186,8 +186,8 @@ lease::LeaseRun run_with(const LeaseScenario& s, bool keep_trace) {
   return lease::run_lease(w, d);
 }
 
-const lease::LeaseViolation* find_violation(const lease::LeaseRun& run, const std::string& property) {
-  const auto it = std::ranges::find(run.violations, property, &lease::LeaseViolation::property);
+const Violation* find_violation(const lease::LeaseRun& run, const std::string& property) {
+  const auto it = std::ranges::find(run.violations, property, &Violation::property);
   return it == run.violations.end() ? nullptr : &*it;
 }
 
@@ -212,7 +212,7 @@ ShrunkLease shrink_lease_scenario(LeaseScenario s, const std::string& property, 
   if (max_runs <= 0) return out;
   // The list to shrink: the file's own, or the one its seed draws.
   std::vector<std::uint32_t> start = s.decisions;
-  std::optional<lease::LeaseViolation> found;
+  std::optional<Violation> found;
   {
     lease::LeaseWorkload w = s.workload;
     lease::LeaseRun run;
@@ -226,7 +226,7 @@ ShrunkLease shrink_lease_scenario(LeaseScenario s, const std::string& property, 
       run = lease::run_lease(w, d);
     }
     out.runs = 1;
-    if (const lease::LeaseViolation* v = find_violation(run, property)) found = *v;
+    if (const Violation* v = find_violation(run, property)) found = *v;
   }
   if (!found) return out;
   s.seed.reset();
@@ -235,7 +235,7 @@ ShrunkLease shrink_lease_scenario(LeaseScenario s, const std::string& property, 
     LeaseScenario t = s;
     t.decisions = list;
     const lease::LeaseRun run = run_with(t, /*keep_trace=*/false);
-    if (const lease::LeaseViolation* v = find_violation(run, property)) {
+    if (const Violation* v = find_violation(run, property)) {
       found = *v;
       return true;
     }

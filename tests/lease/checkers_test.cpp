@@ -84,7 +84,7 @@ TEST(LeaseCheckers, HerdEffectFailsWhenOneChangeWakesTwoWaitersWhoseLeasesLasted
   ASSERT_TRUE(v);
   EXPECT_EQ(v->property, "herd-effect");
   EXPECT_EQ(v->time, 10);
-  EXPECT_EQ(v->processes, (std::vector<int>{1, 2}));
+  EXPECT_EQ(v->clients, (std::vector<int>{1, 2}));
 }
 
 TEST(LeaseCheckers, HerdEffectIgnoresAWaiterWhoseLeaseHadRunOut) {

@@ -28,7 +28,7 @@ std::uint64_t first_breaking(const LeaseWorkload& w, const std::string& property
   for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
     SeededDecisions d(seed);
     const LeaseRun r = run_lease(w, d);
-    for (const LeaseViolation& v : r.violations) {
+    for (const Violation& v : r.violations) {
       if (property.empty() || v.property == property) {
         if (why) *why = fmt::format("seed {}: {}: {}", seed, v.property, v.message);
         return seed;
@@ -67,7 +67,7 @@ TEST(LeaseLocks, CorrectLocksLoseOnlyWhatTheirKindCannotKeepAndAllOfThatShows) {
       const auto all_seen = [&] { return std::ranges::all_of(known, [&](const std::string& k) { return seen.count(k) > 0; }); };
       for (std::uint64_t seed = 1; seed <= kAllSeeds && (seed <= kSeeds || !all_seen()); ++seed) {
         SeededDecisions d(seed);
-        for (const LeaseViolation& v : run_lease(workload(r.name, {f}, 150), d).violations) {
+        for (const Violation& v : run_lease(workload(r.name, {f}, 150), d).violations) {
           EXPECT_TRUE(std::ranges::count(known, v.property))
               << r.name << " under " << lease_fault_name(f) << ", seed " << seed << ": " << v.property << ": "
               << v.message;

@@ -205,7 +205,7 @@ class RealRun {
   Loop loop_;
 };
 
-std::string message_of(const std::optional<LeaseViolation>& v) {
+std::string message_of(const std::optional<Violation>& v) {
   return v ? v->property + ": " + v->message : std::string("none");
 }
 

@@ -52,7 +52,7 @@ void BM_LeaseTimeToCatch(benchmark::State& state) {
     int n = 0;
     for (bool caught = false; !caught && n < 100'000;) {
       SeededDecisions d(campaign * 1'000'003 + static_cast<std::uint64_t>(++n));
-      for (const LeaseViolation& v : run_lease(w, d).violations) caught |= v.property == r.breaks;
+      for (const Violation& v : run_lease(w, d).violations) caught |= v.property == r.breaks;
     }
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     runs.push_back(n);

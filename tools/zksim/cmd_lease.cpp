@@ -55,8 +55,8 @@ int lease_main(const Args& args) {
   std::fputs(run.trace.c_str(), stdout);
   const std::optional<lease::LeaseFault> f = lease::lease_fault_named(fault);
   const std::vector<std::string> known = f ? lease::known_losses(*recipe, *f) : std::vector<std::string>{};
-  const lease::LeaseViolation* first_finding = nullptr;
-  for (const lease::LeaseViolation& v : run.violations) {
+  const Violation* first_finding = nullptr;
+  for (const Violation& v : run.violations) {
     const bool is_known = std::ranges::count(known, v.property) > 0;
     if (!is_known && !first_finding) first_finding = &v;
     std::puts(fmt::format("{} {}: {}", is_known ? "lost (known)" : "LOST", v.property, v.message).c_str());
@@ -67,7 +67,7 @@ int lease_main(const Args& args) {
     scenarios::LeaseScenario s{.workload = w, .seed = seed};
     s.workload.keep_trace = false;
     s.comments.push_back(fmt::format("zksim lease --recipe {} --faults {} --seed {}", name, fault, seed));
-    const lease::LeaseViolation* lost = first_finding ? first_finding : run.violations.empty() ? nullptr
+    const Violation* lost = first_finding ? first_finding : run.violations.empty() ? nullptr
                                                                                               : &run.violations.front();
     if (lost) s.expect_violation = lost->property;
     if (lost && shrink_runs > 0) {

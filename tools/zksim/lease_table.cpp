@@ -47,7 +47,7 @@ LeaseTable lease_table(const LeaseTableOptions& o) {
         row.wakeups += run.wakeups;
         row.worst_wakeups = std::max(row.worst_wakeups, run.worst_wakeups);
         row.worst_lasting_wakeups = std::max(row.worst_lasting_wakeups, run.worst_lasting_wakeups);
-        for (const lease::LeaseViolation& v : run.violations) {
+        for (const Violation& v : run.violations) {
           auto it = std::ranges::find(cell.losses, v.property, &LeaseLoss::property);
           if (it == cell.losses.end()) {
             cell.losses.push_back({.property = v.property, .known = std::ranges::count(known, v.property) > 0,

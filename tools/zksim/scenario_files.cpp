@@ -64,11 +64,11 @@ AnyRun run_any(const AnyScenario& s, const std::function<void(const AnyRun&, con
          .as_expected = r.as_expected,
          .trace_hash = r.run.trace_hash,
          .violations = nlohmann::json::array()};
-  for (const lease::LeaseViolation& v : r.run.violations) {
+  for (const Violation& v : r.run.violations) {
     out.violations.push_back(
-        {{"property", v.property}, {"message", v.message}, {"clients", v.processes}, {"time_ms", v.time}});
+        {{"property", v.property}, {"message", v.message}, {"clients", v.clients}, {"time_ms", v.time}});
     std::vector<std::string> who;
-    for (int p : v.processes) who.push_back(fmt::format("p{}", p));
+    for (int p : v.clients) who.push_back(fmt::format("p{}", p));
     out.violation_lines.push_back(fmt::format("{}{}{}: {}", v.property,
                                               v.time < 0 ? std::string(" of the whole run")
                                                          : fmt::format(" at t={} ms", v.time),

@@ -67,13 +67,13 @@ Model build_lease_model(const scenarios::LeaseScenario& s, const scenarios::Leas
   m.verdict = run.verdict;
   m.expected = s.expect_violation ? fmt::format("violation {}", *s.expect_violation) : std::string("pass");
   m.as_expected = run.as_expected;
-  for (const lease::LeaseViolation& v : r.violations) {
+  for (const Violation& v : r.violations) {
     // One without a time (resource-exclusion: the order of writes) is
     // listed as the whole run's; its message names the processes.
     if (v.time < 0) {
       m.violations.push_back({.property = v.property, .message = v.message});
     } else {
-      m.violations.push_back({.property = v.property, .message = v.message, .clients = v.processes, .time = v.time});
+      m.violations.push_back({.property = v.property, .message = v.message, .clients = v.clients, .time = v.time});
     }
   }
   m.trace_events = r.events.size();

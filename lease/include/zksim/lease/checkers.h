@@ -3,6 +3,7 @@
 #pragma once
 
 #include "zksim/types.h"
+#include "zksim/violation.h"
 
 #include <cstdint>
 #include <optional>
@@ -32,12 +33,6 @@ struct LeaseHold {
   bool cut_off = false;
 };
 
-struct LeaseViolation {
-  std::string property;
-  std::string message;
-  TimeMs time = -1;              // when it showed; -1: about the whole run
-  std::vector<int> processes;    // the processes involved
-};
 
 // A waiter heard of a change: a pub/sub message or a watch event reached
 // its process.
@@ -54,22 +49,22 @@ struct LeaseWakeup {
 };
 
 // herd-effect: no change woke two waiters whose leases lasted.
-std::optional<LeaseViolation> check_herd(const std::vector<LeaseWakeup>& wakeups);
+std::optional<Violation> check_herd(const std::vector<LeaseWakeup>& wakeups);
 // The most waiters one change woke (measured, not judged); with
 // `lasted_only`, counting only those whose leases lasted.
 int worst_wakeups(const std::vector<LeaseWakeup>& wakeups, bool lasted_only = false);
 
 // `writes`: the holds (indexes into `holds`) of the writes the resource
 // accepted, in order. A hold's writes must not come after another hold's.
-std::optional<LeaseViolation> check_resource_exclusion(const std::vector<LeaseHold>& holds,
+std::optional<Violation> check_resource_exclusion(const std::vector<LeaseHold>& holds,
                                                        const std::vector<int>& writes);
 // No two processes' holds overlap, except where one's lease had ended
 // before the overlap began (lease_end <= overlap start) and either the
 // server last spoke to it while the lease lasted (grounded <= lease_end) or
 // it was paused as the lease ended: the classic lease failure.
-std::optional<LeaseViolation> check_belief_exclusion(const std::vector<LeaseHold>& holds);
+std::optional<Violation> check_belief_exclusion(const std::vector<LeaseHold>& holds);
 
 // A holder that was not cut off still owns the lock when it releases it.
-std::optional<LeaseViolation> check_lease_kept(const std::vector<LeaseHold>& holds);
+std::optional<Violation> check_lease_kept(const std::vector<LeaseHold>& holds);
 
 }  // namespace zksim::lease

@@ -98,7 +98,7 @@ struct LeaseWorkload {
 };
 
 struct LeaseRun {
-  std::vector<LeaseViolation> violations;
+  std::vector<Violation> violations;
   bool finished = false;
   int holds = 0;          // acquires that succeeded
   int faults = 0;         // strikes

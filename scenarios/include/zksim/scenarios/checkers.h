@@ -12,6 +12,7 @@
 
 #include "zksim/scenarios/history.h"
 #include "zksim/scenarios/property.h"
+#include "zksim/violation.h"
 #include "zksim/zk_trace.h"
 
 #include <map>
@@ -22,12 +23,7 @@
 
 namespace zksim::scenarios {
 
-struct Violation {
-  std::string property;     // e.g. "mutual-exclusion"
-  std::string message;      // what happened, in one sentence
-  std::vector<int> clients;
-  TimeMs time = 0;
-};
+using zksim::Violation;
 
 // One client's belief that it holds, [from, to); to = -1: until the end.
 struct Belief {

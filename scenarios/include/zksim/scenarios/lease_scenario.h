@@ -56,7 +56,7 @@ LeaseScenarioRun run_lease_scenario(const LeaseScenario& s);
 
 struct ShrunkLease {
   LeaseScenario scenario;           // replaying from the shrunk list (no seed), expecting the violation
-  lease::LeaseViolation violation;  // the shrunk run's violation of the property
+  Violation violation;  // the shrunk run's violation of the property
   int runs = 0;                     // runs spent, the first replay included: at most max_runs
   bool reproduced = false;          // false: `s` did not violate `property`, or max_runs was 0
 };
