@@ -3,12 +3,8 @@
 // client_library.cpp.
 #include "world_impl.h"
 
-#include "zksim/client_rules.h"
-#include "zksim/path.h"
-
 #include <algorithm>
 #include <cstdlib>
-#include <iterator>
 #include <optional>
 #include <string>
 
